@@ -1,0 +1,136 @@
+/**
+ * @module
+ * The adapter contract: the handful of operations Gatehouse needs from a
+ * database, plus `transaction(fn)`. An adapter is bound to a `Schema` and
+ * speaks in model and field names; it maps them to tables and columns and
+ * converts values (dates, booleans, JSON) both ways. Adapter authors check
+ * their backend with `runAdapterConformance` from `@gatehouse/core/testing`.
+ */
+import type { Schema } from './schema.js'
+
+export type Value = string | number | boolean | Date | null | Readonly<Record<string, unknown>> | readonly unknown[]
+
+export type Operator =
+  | 'eq'
+  | 'ne'
+  | 'lt'
+  | 'lte'
+  | 'gt'
+  | 'gte'
+  | 'in'
+  | 'contains'
+  | 'starts_with'
+  | 'ends_with'
+
+export interface Condition {
+  readonly field: string
+  /** Defaults to `eq`. `in` takes an array; `contains`, `starts_with`, `ends_with` take a string. */
+  readonly operator?: Operator
+  readonly value: Value | readonly (string | number)[]
+  /**
+   * Compare strings case-insensitively (`eq`, `ne`, `in`, `contains`, `starts_with`, `ends_with`).
+   * Without it every backend compares case-sensitively.
+   */
+  readonly insensitive?: boolean
+}
+
+export type Where = Condition | { readonly and: readonly Where[] } | { readonly or: readonly Where[] }
+
+/** A list of clauses means all of them (AND). */
+export type WhereInput = Where | readonly Where[]
+
+export interface SortBy {
+  readonly field: string
+  readonly direction: 'asc' | 'desc'
+}
+
+export type Row = Record<string, unknown>
+
+export interface AdapterCapabilities {
+  /** Whether `transaction(fn)` gives real isolation and rollback. */
+  readonly transactions: boolean
+  /** Whether the schema lives in a store that needs `migrate` (false for the in-memory adapter). */
+  readonly migrations: boolean
+}
+
+export interface Adapter {
+  readonly id: string
+  readonly capabilities: AdapterCapabilities
+  readonly schema: Schema
+
+  /** Inserts one row. `data` carries every field, `id` included; returns the stored row. */
+  create<T extends Row = Row>(args: { model: string; data: Row }): Promise<T>
+  findOne<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  findMany<T extends Row = Row>(args: {
+    model: string
+    where?: WhereInput
+    sortBy?: SortBy | readonly SortBy[]
+    limit?: number
+    offset?: number
+  }): Promise<T[]>
+  count(args: { model: string; where?: WhereInput }): Promise<number>
+  /** Updates the one row the clause matches (the first by id if several do); returns it updated, or null. */
+  update<T extends Row = Row>(args: { model: string; where: WhereInput; update: Row }): Promise<T | null>
+  /** Updates every matching row; returns how many matched. */
+  updateMany(args: { model: string; where: WhereInput; update: Row }): Promise<number>
+  delete(args: { model: string; where: WhereInput }): Promise<void>
+  /** Deletes every matching row; returns how many were deleted. */
+  deleteMany(args: { model: string; where: WhereInput }): Promise<number>
+  /**
+   * Deletes one matching row and returns it. Under concurrency exactly one
+   * caller gets a given row; the others get null. Single-use tokens rely on it.
+   */
+  consume<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  /**
+   * Runs `fn` in one transaction: every write through `tx` commits together or
+   * not at all. A nested call joins the outer transaction.
+   */
+  transaction<R>(fn: (tx: Adapter) => Promise<R>): Promise<R>
+
+  /** Schema migration, for adapters whose `capabilities.migrations` is true. */
+  migrate?(options?: { dryRun?: boolean }): Promise<MigrationResult>
+  /** Releases connections the adapter opened itself. */
+  close?(): Promise<void>
+}
+
+export interface MigrationResult {
+  /** The SQL statements, in order: what `gatehouse generate` prints, what `migrate` ran. */
+  readonly statements: readonly string[]
+  readonly applied: boolean
+}
+
+/** What `createAuth({ database })` takes: binds an adapter to the merged schema. */
+export type AdapterFactory = (options: { schema: Schema }) => Adapter | Promise<Adapter>
+
+export type DatabaseErrorCode = 'UNIQUE_VIOLATION' | 'FOREIGN_KEY_VIOLATION' | 'NOT_NULL_VIOLATION' | 'UNKNOWN'
+
+/**
+ * What adapters throw for constraint violations, so core can answer
+ * "User already exists" without knowing the driver's error shapes.
+ */
+export class DatabaseError extends Error {
+  override readonly name = 'DatabaseError'
+  constructor(
+    readonly code: DatabaseErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof DatabaseError && error.code === 'UNIQUE_VIOLATION'
+}
+
+/** Normalises the `where` input to one clause. */
+export function toWhere(input: WhereInput | undefined): Where | undefined {
+  if (input === undefined) return undefined
+  if (Array.isArray(input)) {
+    const list = input as readonly Where[]
+    if (list.length === 0) return undefined
+    if (list.length === 1) return list[0]
+    return { and: list }
+  }
+  return input as Where
+}

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * Core's error catalogue: the messages of SPEC §8 that core's routes raise,
+ * plus the runtime's own (validation, routing, origin, rate limit).
+ */
+import { defineErrors } from './catalogue.js'
+
+export const CoreErrors = defineErrors({
+  // Runtime
+  VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
+  INVALID_JSON: { status: 400, message: 'Request body is not valid JSON' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests. Please try again later.' },
+  INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
+  SERVER_ONLY: { status: 404, message: 'Not found' },
+
+  // SPEC §5 "URLs and origin"
+  INVALID_ORIGIN: { status: 403, message: 'Invalid origin' },
+  MISSING_ORIGIN: { status: 403, message: 'Missing or null Origin' },
+  INVALID_CALLBACK_URL: { status: 403, message: 'Invalid callbackURL' },
+  INVALID_REDIRECT_URL: { status: 403, message: 'Invalid redirectURL' },
+  INVALID_ERROR_CALLBACK_URL: { status: 403, message: 'Invalid errorCallbackURL' },
+  INVALID_NEW_USER_CALLBACK_URL: { status: 403, message: 'Invalid newUserCallbackURL' },
+
+  // SPEC §8 "Messages"
+  USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  FAILED_TO_CREATE_USER: { status: 422, message: 'Failed to create user' },
+  FAILED_TO_CREATE_SESSION: { status: 400, message: 'Failed to create session' },
+  FAILED_TO_UPDATE_USER: { status: 400, message: 'Failed to update user' },
+  FAILED_TO_GET_SESSION: { status: 401, message: 'Failed to get session' },
+  INVALID_PASSWORD: { status: 400, message: 'Invalid password' },
+  INVALID_EMAIL: { status: 400, message: 'Invalid email' },
+  INVALID_EMAIL_OR_PASSWORD: { status: 401, message: 'Invalid email or password' },
+  SOCIAL_ACCOUNT_ALREADY_LINKED: { status: 400, message: 'Social account already linked' },
+  PROVIDER_NOT_FOUND: { status: 404, message: 'Provider not found' },
+  INVALID_TOKEN: { status: 400, message: 'invalid token' },
+  ID_TOKEN_NOT_SUPPORTED: { status: 400, message: 'id_token not supported' },
+  FAILED_TO_GET_USER_INFO: { status: 400, message: 'Failed to get user info' },
+  USER_EMAIL_NOT_FOUND: { status: 400, message: 'User email not found' },
+  EMAIL_NOT_VERIFIED: { status: 403, message: 'Email not verified' },
+  PASSWORD_TOO_SHORT: { status: 400, message: 'Password too short' },
+  PASSWORD_TOO_LONG: { status: 400, message: 'Password too long' },
+  USER_ALREADY_EXISTS: { status: 422, message: 'User already exists' },
+  EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: 'Email can not be updated' },
+  CREDENTIAL_ACCOUNT_NOT_FOUND: { status: 400, message: 'Credential account not found' },
+  SESSION_EXPIRED: { status: 400, message: 'Session expired. Re-authenticate to perform this action.' },
+  FAILED_TO_UNLINK_LAST_ACCOUNT: { status: 400, message: "You can't unlink your last account" },
+  ACCOUNT_NOT_FOUND: { status: 400, message: 'Account not found' },
+  USER_ALREADY_HAS_PASSWORD: {
+    status: 400,
+    message: 'User already has a password. Provide that to delete the account.',
+  },
+  FIELD_REQUIRED: { status: 400, message: '{field} is required' },
+  CALLBACK_URL_REQUIRED: { status: 400, message: 'callbackURL is required' },
+  FAILED_TO_CREATE_VERIFICATION: { status: 400, message: 'Unable to create verification' },
+  VERIFICATION_EMAIL_NOT_ENABLED: { status: 400, message: "Verification email isn't enabled" },
+  EMAIL_PASSWORD_DISABLED: { status: 400, message: 'Email and password is not enabled' },
+  EMAIL_PASSWORD_SIGN_UP_DISABLED: { status: 400, message: 'Email and password sign up is not enabled' },
+  RESET_PASSWORD_DISABLED: { status: 400, message: "Reset password isn't enabled" },
+  CHANGE_EMAIL_DISABLED: { status: 400, message: 'Change email is disabled' },
+  SESSION_NOT_FOUND: { status: 400, message: 'Session not found' },
+  SESSION_NOT_FRESH: { status: 403, message: 'Session is not fresh' },
+  USER_ALREADY_HAS_A_PASSWORD: { status: 400, message: 'user already has a password' },
+  LINKING_NOT_ALLOWED: { status: 401, message: 'Account not linked - linking not allowed' },
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: {
+    status: 401,
+    message: 'Account not linked - different emails not allowed',
+  },
+  LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
+  UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+})
+
+export type CoreErrorCode = keyof typeof CoreErrors

@@ -1,0 +1,23 @@
+import { defineWorkspace } from 'vitest/config'
+
+/**
+ * One project per package. Packages import each other from source through
+ * the `@gatehouse/source` export condition, so tests never need a build.
+ * Suites that need PostgreSQL, MariaDB or Redis read their URLs from
+ * GATEHOUSE_TEST_POSTGRES_URL, GATEHOUSE_TEST_MYSQL_URL and
+ * GATEHOUSE_TEST_REDIS_URL and are skipped, with the reason printed, without them.
+ */
+export default defineWorkspace([
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'core',
+      root: './packages/core',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      globalSetup: ['../../vitest.services.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
+])
