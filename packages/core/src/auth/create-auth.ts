@@ -1,0 +1,84 @@
+/**
+ * @module
+ * `createAuth(options)`: validates the configuration at start-up (a missing
+ * base URL or a weak production secret fails here, not on the first
+ * request), merges the schema and endpoints of core and plugins, and returns
+ * the web-standard `handler`, the typed server-side `api` and the options.
+ * The database is opened lazily on first use, so `createAuth` stays synchronous.
+ */
+import { createApi, type Api } from '../endpoint/api.js'
+import type { EndpointMap } from '../endpoint/define-endpoint.js'
+import { handleRequest, type HandlerRuntime } from '../endpoint/handler.js'
+import { createRouter } from '../endpoint/router.js'
+import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
+import type { GatehouseOptions } from '../options.js'
+import type { GatehousePlugin } from '../plugins/types.js'
+import { resolveConfig } from './config.js'
+import { initialize } from './initialize.js'
+
+/** The endpoints of a plugin list, merged: a short tuple recursion, not a union-to-intersection. */
+export type PluginEndpoints<P> = P extends readonly [infer Head, ...infer Rest]
+  ? (Head extends { endpoints: infer E extends EndpointMap } ? E : {}) & PluginEndpoints<Rest>
+  : {}
+
+export type AuthEndpoints<O extends GatehouseOptions> = CoreEndpoints &
+  PluginEndpoints<NonNullable<O['plugins']> extends readonly GatehousePlugin[] ? NonNullable<O['plugins']> : []>
+
+export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
+  /** Answers a request for any route below `basePath`; mount it in any framework. */
+  readonly handler: (request: Request) => Promise<Response>
+  /** The endpoints called in-process: `await auth.api.getSession({ headers })`. */
+  readonly api: Api<AuthEndpoints<O>>
+  readonly options: O
+  /** The resolved runtime (database, keys, clock), opened on first use. */
+  readonly $context: Promise<HandlerRuntime['context']>
+  /** Closes connections the database adapter opened itself. */
+  close(): Promise<void>
+}
+
+/**
+ * @example
+ * export const auth = createAuth({
+ *   baseURL: 'https://app.example.com',
+ *   secret: process.env.AUTH_SECRET,
+ *   database: './data/gatehouse.db',
+ * })
+ * // node:http, Hono, Next, …: hand it web-standard Requests.
+ * const response = await auth.handler(request)
+ */
+export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O> {
+  const config = resolveConfig(options)
+  const endpoints = mergeEndpoints(coreEndpoints, options.plugins ?? [])
+  const router = createRouter(endpoints)
+
+  let runtime: Promise<HandlerRuntime> | undefined
+  const ready = () => (runtime ??= initialize(config, router))
+
+  return {
+    handler: async (request) => handleRequest(await ready(), request),
+    api: createApi(endpoints, ready) as Api<AuthEndpoints<O>>,
+    options,
+    get $context() {
+      return ready().then((resolved) => resolved.context)
+    },
+    async close() {
+      if (!runtime) return
+      const { context } = await runtime
+      await context.adapter.close?.()
+    },
+  }
+}
+
+function mergeEndpoints(core: EndpointMap, plugins: readonly GatehousePlugin[]): EndpointMap {
+  const merged: Record<string, EndpointMap[string]> = { ...core }
+  const seen = new Set<string>()
+  for (const plugin of plugins) {
+    if (seen.has(plugin.id)) throw new Error(`Plugin "${plugin.id}" is registered twice`)
+    seen.add(plugin.id)
+    for (const [name, endpoint] of Object.entries(plugin.endpoints ?? {})) {
+      if (name in merged) throw new Error(`Endpoint name "${name}" of plugin "${plugin.id}" is already taken`)
+      merged[name] = endpoint
+    }
+  }
+  return merged
+}

@@ -1,0 +1,69 @@
+/**
+ * @module
+ * The asynchronous half of `createAuth`, run once on first use: open the
+ * database, build the store with the database hooks, the rate limiter, and
+ * run each plugin's `init`.
+ */
+import type { AdapterFactory } from '../db/adapter.js'
+import { createStore } from '../db/store.js'
+import type { AuthContext } from '../endpoint/context.js'
+import { cookieNames } from '../endpoint/cookie-jar.js'
+import type { HandlerRuntime } from '../endpoint/handler.js'
+import type { Router } from '../endpoint/router.js'
+import { createRateLimiter } from '../rate-limit/rate-limiter.js'
+import type { ResolvedConfig } from './config.js'
+
+export async function initialize(config: ResolvedConfig, router: Router): Promise<HandlerRuntime> {
+  const { options, schema, logger } = config
+  const factory = await resolveDatabase(config)
+  const adapter = await factory({ schema })
+  const plugins = options.plugins ?? []
+  const db = createStore({
+    adapter,
+    schema,
+    clock: config.clock,
+    generateId: config.generateId,
+    logger,
+    hooks: [...plugins.flatMap((plugin) => (plugin.databaseHooks ? [plugin.databaseHooks] : [])), ...(options.databaseHooks ? [options.databaseHooks] : [])],
+  })
+  const context: AuthContext = {
+    options,
+    baseURL: config.baseURL,
+    origin: config.origin,
+    basePath: config.basePath,
+    production: config.production,
+    schema,
+    adapter,
+    db,
+    secondaryStorage: options.secondaryStorage,
+    clock: config.clock,
+    random: config.random,
+    secrets: config.secrets,
+    logger,
+    cookieNames: cookieNames(config.cookieConfig),
+    plugins,
+    isTrustedOrigin: config.isTrustedOrigin,
+    generateId: config.generateId,
+  }
+  const rateLimiter = createRateLimiter({
+    options: options.rateLimit ?? {},
+    adapter,
+    secondaryStorage: options.secondaryStorage,
+    clock: config.clock,
+    pluginRules: plugins.flatMap((plugin) => plugin.rateLimit ?? []),
+  })
+  for (const plugin of plugins) await plugin.init?.(context)
+  return { context, router, cookieConfig: config.cookieConfig, rateLimiter }
+}
+
+async function resolveDatabase(config: ResolvedConfig): Promise<AdapterFactory> {
+  const { database } = config.options
+  if (typeof database === 'function') return database
+  if (typeof database === 'string') {
+    const { sqliteAdapter } = await import('../db/kysely/sqlite.js')
+    return sqliteAdapter(database)
+  }
+  config.logger.warn('no database configured: using an in-memory database; everything is lost on restart.')
+  const { memoryAdapter } = await import('../db/memory/index.js')
+  return memoryAdapter()
+}

@@ -1,0 +1,107 @@
+/**
+ * @module
+ * `auth.api`: the same endpoints called in-process. No origin check and no
+ * rate limit (the caller is the application itself); server-only endpoints
+ * are reachable only here. Results are the handler's typed data; errors are
+ * thrown as `AuthError`; `asResponse` returns the HTTP Response instead.
+ */
+import type { AuthContext } from './context.js'
+import { createCookieJar } from './cookie-jar.js'
+import type { CookieConfig } from '../cookies/cookies.js'
+import {
+  endpointMethods,
+  type AnyEndpoint,
+  type EndpointBody,
+  type EndpointMap,
+  type EndpointQuery,
+  type EndpointResult,
+} from './define-endpoint.js'
+import { executeEndpoint } from './execute.js'
+import { errorResponse, toAuthError, toResponse } from './respond.js'
+import { clientIpFromHeaders } from '../security/ip.js'
+
+type InputField<Key extends string, T> = [T] extends [undefined]
+  ? { readonly [K in Key]?: undefined }
+  : undefined extends T
+    ? { readonly [K in Key]?: T }
+    : { readonly [K in Key]: T }
+
+export type ApiArgs<E> = InputField<'body', EndpointBody<E>> &
+  InputField<'query', EndpointQuery<E>> & {
+    /** Request headers: the Cookie header carries the session for session-bound endpoints. */
+    readonly headers?: HeadersInit
+    readonly request?: Request
+    readonly params?: Readonly<Record<string, string>>
+  }
+
+type Params<E> = {} extends ApiArgs<E> ? [args?: ApiArgs<E>] : [args: ApiArgs<E>]
+
+export interface ApiMethod<E> {
+  (...args: Params<E>): Promise<EndpointResult<E>>
+  (args: ApiArgs<E> & { readonly asResponse: true }): Promise<Response>
+  (args: ApiArgs<E> & { readonly returnHeaders: true }): Promise<{ headers: Headers; response: EndpointResult<E> }>
+}
+
+export type Api<M extends EndpointMap> = { readonly [K in keyof M]: ApiMethod<M[K]> }
+
+interface RawArgs {
+  readonly body?: unknown
+  readonly query?: unknown
+  readonly headers?: HeadersInit
+  readonly request?: Request
+  readonly params?: Readonly<Record<string, string>>
+  readonly asResponse?: boolean
+  readonly returnHeaders?: boolean
+}
+
+export function createApi<M extends EndpointMap>(
+  endpoints: M,
+  runtime: () => Promise<{ context: AuthContext; cookieConfig: CookieConfig }>,
+): Api<M> {
+  const api: Record<string, (args?: RawArgs) => Promise<unknown>> = {}
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    api[name] = (args = {}) => call(name, endpoint, args, runtime)
+  }
+  return api as Api<M>
+}
+
+async function call(
+  name: string,
+  endpoint: AnyEndpoint,
+  args: RawArgs,
+  runtime: () => Promise<{ context: AuthContext; cookieConfig: CookieConfig }>,
+): Promise<unknown> {
+  const { context, cookieConfig } = await runtime()
+  const headers = new Headers(args.headers ?? args.request?.headers)
+  const cookies = createCookieJar({ header: headers.get('cookie'), config: cookieConfig, secrets: context.secrets })
+  const responseHeaders = new Headers()
+  const ipOptions = context.options.advanced?.ipAddress
+  try {
+    const returned = await executeEndpoint(context, {
+      route: { name, endpoint },
+      method: args.body === undefined ? (endpointMethods(endpoint)[0] ?? 'GET') : 'POST',
+      params: { ...args.params },
+      body: args.body,
+      query: args.query ?? {},
+      headers,
+      request: args.request,
+      isServerCall: true,
+      ip: clientIpFromHeaders(headers, {
+        headers: ipOptions?.ipAddressHeaders,
+        disabled: ipOptions?.disableIpTracking,
+        trustedProxyCount: ipOptions?.trustedProxyCount,
+      }),
+      cookies,
+      responseHeaders,
+    })
+    if (args.asResponse) return toResponse(returned, cookies.outgoing, responseHeaders)
+    if (args.returnHeaders) {
+      for (const cookie of cookies.outgoing) responseHeaders.append('set-cookie', cookie)
+      return { headers: responseHeaders, response: returned }
+    }
+    return returned
+  } catch (error) {
+    if (args.asResponse) return errorResponse(error, cookies.outgoing, responseHeaders, context.logger)
+    throw toAuthError(error, context.logger)
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * @module
+ * Endpoints as data. `defineEndpoint` records the method, the wire path
+ * (SPEC §7), the zod schemas of the input and a handler that is a pure
+ * function of its context. The same definition serves HTTP requests through
+ * `auth.handler` and server-side calls through `auth.api`.
+ */
+import type { z } from 'zod'
+import type { EndpointContext } from './context.js'
+
+export type Method = 'GET' | 'POST'
+
+export type Schema = z.ZodType
+
+/** What a middleware adds to the handler's context (a session, say). */
+export type Middleware<Out extends object = object> = (ctx: EndpointContext) => Promise<Out> | Out
+
+/** The context additions of a list of middlewares: each one's result, merged. */
+export type UseResult<U extends readonly Middleware[]> = U extends readonly [
+  Middleware<infer Head>,
+  ...infer Rest extends readonly Middleware[],
+]
+  ? Head & UseResult<Rest>
+  : unknown
+
+type Parsed<S> = S extends Schema ? z.output<S> : undefined
+
+export interface EndpointMetadata {
+  /** Exempt from the origin check: for callers that are not browsers (webhooks). */
+  readonly skipOriginCheck?: boolean
+  /** Hand the handler the raw body text instead of parsed JSON (signature checks). */
+  readonly rawBody?: boolean
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number
+  /** Exempt from rate limiting. */
+  readonly skipRateLimit?: boolean
+}
+
+export interface EndpointDefinition<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  U extends readonly Middleware[] = readonly Middleware[],
+  R = unknown,
+> {
+  readonly method: Method | readonly Method[]
+  /** The wire path below the base path: `/sign-up/email`, `/reset-password/:token`. */
+  readonly path: string
+  readonly body?: B
+  readonly query?: Q
+  readonly use?: U
+  /** Callable only through `auth.api`, never routed (SPEC §7 set-password). */
+  readonly serverOnly?: boolean
+  readonly metadata?: EndpointMetadata
+  readonly handler: (ctx: EndpointContext<Parsed<B>, Parsed<Q>> & UseResult<U>) => Promise<R> | R
+}
+
+export type Endpoint<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  U extends readonly Middleware[] = readonly Middleware[],
+  R = unknown,
+> = EndpointDefinition<B, Q, U, R> & { readonly kind: 'endpoint' }
+
+/** An endpoint of any input and output, as plugins and the router hold them. */
+export type AnyEndpoint = {
+  readonly kind: 'endpoint'
+  readonly method: Method | readonly Method[]
+  readonly path: string
+  readonly body?: Schema | undefined
+  readonly query?: Schema | undefined
+  readonly use?: readonly Middleware[] | undefined
+  readonly serverOnly?: boolean | undefined
+  readonly metadata?: EndpointMetadata | undefined
+  // Parameter bivariance lets endpoints with narrower contexts be stored here.
+  handler(ctx: never): unknown
+}
+
+export type EndpointMap = Readonly<Record<string, AnyEndpoint>>
+
+/**
+ * @example
+ * export const checkSlug = defineEndpoint({
+ *   method: 'POST',
+ *   path: '/organization/check-slug',
+ *   body: z.object({ slug: z.string().min(1) }),
+ *   handler: async ({ body, db }) => ({ status: !(await db.findOne({ model: 'organization', where: { field: 'slug', value: body.slug } })) }),
+ * })
+ */
+export function defineEndpoint<
+  B extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  const U extends readonly Middleware[] = readonly [],
+  R = unknown,
+>(definition: EndpointDefinition<B, Q, U, R>): Endpoint<B, Q, U, R> {
+  if (!definition.path.startsWith('/')) throw new Error(`Endpoint path must start with "/": ${definition.path}`)
+  return Object.freeze({ ...definition, kind: 'endpoint' as const })
+}
+
+/** Input and output types of an endpoint, for `api` and the client. */
+export type EndpointBody<E> = E extends { body?: infer B } ? (B extends Schema ? z.input<B> : undefined) : undefined
+export type EndpointQuery<E> = E extends { query?: infer Q } ? (Q extends Schema ? z.input<Q> : undefined) : undefined
+export type EndpointResult<E> = E extends { handler: (ctx: never) => infer R } ? Awaited<R> : never
+
+export function endpointMethods(endpoint: AnyEndpoint): readonly Method[] {
+  return typeof endpoint.method === 'string' ? [endpoint.method] : endpoint.method
+}

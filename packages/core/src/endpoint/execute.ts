@@ -1,0 +1,110 @@
+/**
+ * @module
+ * Runs one endpoint call, for HTTP and `api` alike: validate input, check
+ * redirect targets, run before-hooks, middlewares, the handler, after-hooks.
+ * The origin check and rate limit belong to the HTTP path (handler.ts) only.
+ */
+import type { AuthContext, EndpointContext, HookContext } from './context.js'
+import type { CookieJar } from './cookie-jar.js'
+import type { Method } from './define-endpoint.js'
+import type { Route } from './router.js'
+import { checkRedirectFields, parseInput } from './validate.js'
+
+export interface CallInput {
+  readonly route: Route
+  readonly method: Method
+  readonly params: Record<string, string>
+  readonly body: unknown
+  readonly query: unknown
+  readonly headers: Headers
+  readonly request: Request | undefined
+  readonly isServerCall: boolean
+  readonly ip: string | null
+  readonly cookies: CookieJar
+  readonly responseHeaders: Headers
+}
+
+export async function executeEndpoint(auth: AuthContext, input: CallInput): Promise<unknown> {
+  const { endpoint } = input.route
+  let body = parseInput(endpoint.body, input.body, 'body')
+  let query = parseInput(endpoint.query, input.query, 'query')
+  let headers = input.headers
+  checkRedirectFields(body, auth.isTrustedOrigin)
+  checkRedirectFields(query, auth.isTrustedOrigin)
+
+  const hookContext = (): HookContext => ({
+    path: endpoint.path,
+    method: input.method,
+    body,
+    query,
+    params: input.params,
+    headers,
+    request: input.request,
+    isServerCall: input.isServerCall,
+    auth,
+    cookies: input.cookies,
+    responseHeaders: input.responseHeaders,
+  })
+
+  for (const hook of beforeHooks(auth)) {
+    const context = hookContext()
+    if (!hook.matcher(context)) continue
+    const changed = await hook.handler(context)
+    if (!changed) continue
+    if ('body' in changed) body = changed.body
+    if ('query' in changed) query = changed.query
+    if (changed.headers) headers = changed.headers
+  }
+
+  const base: EndpointContext = {
+    body,
+    query,
+    params: input.params,
+    headers,
+    request: input.request,
+    method: input.method,
+    path: endpoint.path,
+    isServerCall: input.isServerCall,
+    ip: input.ip,
+    auth,
+    db: auth.db,
+    clock: auth.clock,
+    random: auth.random,
+    secrets: auth.secrets,
+    logger: auth.logger,
+    options: auth.options,
+    cookies: input.cookies,
+    responseHeaders: input.responseHeaders,
+    redirect: (url, status = 302) => new Response(null, { status, headers: { location: url } }),
+  }
+  const context: EndpointContext & Record<string, unknown> = { ...base, db: auth.db.withEndpoint(base) }
+  for (const middleware of endpoint.use ?? []) Object.assign(context, await middleware(context))
+
+  let returned = await invokeHandler(input.route, context)
+
+  for (const hook of afterHooks(auth)) {
+    const context = { ...hookContext(), returned }
+    if (!hook.matcher(context)) continue
+    const changed = await hook.handler(context)
+    if (changed) returned = changed.returned
+  }
+  return returned
+}
+
+/**
+ * Endpoints are stored with their handler's parameter erased (`ctx: never`);
+ * the context built above is the one the endpoint's own definition typed,
+ * middleware additions included, so calling it with that context is sound.
+ */
+function invokeHandler(route: Route, context: EndpointContext): Promise<unknown> | unknown {
+  const handler = route.endpoint.handler as (ctx: EndpointContext) => unknown
+  return handler(context)
+}
+
+function beforeHooks(auth: AuthContext) {
+  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.before ?? []), ...(auth.options.hooks?.before ?? [])]
+}
+
+function afterHooks(auth: AuthContext) {
+  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.after ?? []), ...(auth.options.hooks?.after ?? [])]
+}

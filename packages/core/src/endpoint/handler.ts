@@ -1,0 +1,138 @@
+/**
+ * @module
+ * The web-standard entry point: `handler(Request): Promise<Response>`.
+ * Order of checks: route (404/405), origin (SPEC §5: POST carrying cookies
+ * must come from a trusted origin), rate limit (429), body, then the shared
+ * call path of execute.ts.
+ */
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
+import { clientIpFromHeaders, rateLimitKeyForIp } from '../security/ip.js'
+import type { AuthContext } from './context.js'
+import { createCookieJar } from './cookie-jar.js'
+import type { CookieConfig } from '../cookies/cookies.js'
+import type { Method } from './define-endpoint.js'
+import { executeEndpoint } from './execute.js'
+import { DEFAULT_MAX_BODY_BYTES, queryObject, readBody, readBodyText } from './request-body.js'
+import { errorResponse, toResponse } from './respond.js'
+import type { Router } from './router.js'
+import type { RateLimiter } from '../rate-limit/rate-limiter.js'
+
+export interface HandlerRuntime {
+  readonly context: AuthContext
+  readonly router: Router
+  readonly cookieConfig: CookieConfig
+  readonly rateLimiter: RateLimiter
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+export async function handleRequest(runtime: HandlerRuntime, request: Request): Promise<Response> {
+  const { context: auth, router } = runtime
+  const cookies = createCookieJar({
+    header: request.headers.get('cookie'),
+    config: runtime.cookieConfig,
+    secrets: auth.secrets,
+  })
+  const responseHeaders = new Headers()
+  try {
+    const url = new URL(request.url)
+    const path = routePath(url.pathname, auth.basePath)
+    if (path === null) throw new AuthError(CoreErrors.NOT_FOUND)
+    const match = router.match(request.method, path)
+    if (match.kind === 'not-found') throw new AuthError(CoreErrors.NOT_FOUND)
+    if (match.kind === 'method-not-allowed') {
+      throw new AuthError(CoreErrors.METHOD_NOT_ALLOWED, { headers: { allow: match.allow.join(', ') } })
+    }
+    const { route, params } = match
+    const metadata = route.endpoint.metadata ?? {}
+
+    if (!metadata.skipOriginCheck) checkOrigin(auth, request)
+
+    const ipOptions = auth.options.advanced?.ipAddress
+    const ip = clientIpFromHeaders(request.headers, {
+      headers: ipOptions?.ipAddressHeaders,
+      disabled: ipOptions?.disableIpTracking,
+      trustedProxyCount: ipOptions?.trustedProxyCount,
+    })
+    if (!metadata.skipRateLimit && auth.options.rateLimit?.enabled !== false) {
+      if (ip === null) warnNoClientIp(runtime)
+      const verdict =
+        ip === null ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: rateLimitKeyForIp(ip) })
+      if (!verdict.allowed) {
+        throw new AuthError(CoreErrors.TOO_MANY_REQUESTS, {
+          headers: { 'x-retry-after': String(verdict.retryAfterSeconds) },
+        })
+      }
+    }
+
+    const maxBytes = metadata.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    const body = safeMethods.has(request.method)
+      ? undefined
+      : metadata.rawBody
+        ? await readBodyText(request, maxBytes)
+        : await readBody(request, maxBytes)
+
+    const returned = await executeEndpoint(auth, {
+      route,
+      method: request.method as Method,
+      params,
+      body,
+      query: queryObject(url.searchParams),
+      headers: request.headers,
+      request,
+      isServerCall: false,
+      ip,
+      cookies,
+      responseHeaders,
+    })
+    return toResponse(returned, cookies.outgoing, responseHeaders)
+  } catch (error) {
+    return errorResponse(error, cookies.outgoing, responseHeaders, auth.logger)
+  }
+}
+
+/**
+ * Without a client address there is no fair key: one shared bucket would let
+ * a single client lock everyone out of sign-in. The request is let through
+ * and the operator is told once, since the deployment is missing its proxy
+ * header (docs/rate-limits.md).
+ */
+function warnNoClientIp(runtime: HandlerRuntime): void {
+  if (warned.has(runtime)) return
+  warned.add(runtime)
+  runtime.context.logger.warn(
+    'rate limiting skipped: no valid client IP in the configured headers (advanced.ipAddress); set x-forwarded-for in your proxy or server adapter',
+  )
+}
+const warned = new WeakSet<HandlerRuntime>()
+
+/** The path below the base path, or null when the request is not for us. */
+function routePath(pathname: string, basePath: string): string | null {
+  if (!pathname.startsWith(`${basePath}/`)) return null
+  return pathname.slice(basePath.length)
+}
+
+/**
+ * SPEC §5: the origin is checked on POST when a cookie is sent. A browser
+ * always sends Origin on a cross-site POST; Referer is the fallback for the
+ * few that strip it. No Origin and no Referer on a cookie-bearing write is
+ * refused: the request cannot prove where it came from.
+ */
+function checkOrigin(auth: AuthContext, request: Request): void {
+  if (safeMethods.has(request.method)) return
+  if (!request.headers.has('cookie')) return
+  if (auth.options.advanced?.disableOriginCheck) return
+  const origin = request.headers.get('origin') ?? refererOrigin(request.headers.get('referer'))
+  if (!origin || origin === 'null') throw new AuthError(CoreErrors.MISSING_ORIGIN)
+  if (!auth.isTrustedOrigin(origin)) throw new AuthError(CoreErrors.INVALID_ORIGIN)
+}
+
+function refererOrigin(referer: string | null): string | null {
+  if (!referer) return null
+  try {
+    return new URL(referer).origin
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,56 @@
+export { createAuth } from './auth/create-auth.js'
+export type { Auth, AuthEndpoints, PluginEndpoints } from './auth/create-auth.js'
+export type { AdvancedOptions, GatehouseOptions } from './options.js'
+
+export { defineEndpoint } from './endpoint/define-endpoint.js'
+export type {
+  AnyEndpoint,
+  Endpoint,
+  EndpointBody,
+  EndpointDefinition,
+  EndpointMap,
+  EndpointMetadata,
+  EndpointQuery,
+  EndpointResult,
+  Method,
+  Middleware,
+} from './endpoint/define-endpoint.js'
+export type { AuthContext, EndpointContext, HookContext } from './endpoint/context.js'
+export type { CookieJar, CookieNames } from './endpoint/cookie-jar.js'
+export type { Api, ApiArgs, ApiMethod } from './endpoint/api.js'
+export { createLogger } from './endpoint/logger.js'
+export type { Logger, LoggerOptions, LogLevel } from './endpoint/logger.js'
+
+export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './errors/index.js'
+export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
+
+export { definePlugin } from './plugins/types.js'
+export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule } from './plugins/types.js'
+
+export { coreSchema, mergeSchemas } from './db/schema.js'
+export type { FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
+export { DatabaseError, isUniqueViolation } from './db/adapter.js'
+export type {
+  Adapter,
+  AdapterCapabilities,
+  AdapterFactory,
+  Condition,
+  DatabaseErrorCode,
+  MigrationResult,
+  Operator,
+  Row,
+  SortBy,
+  Where,
+  WhereInput,
+} from './db/adapter.js'
+export type { DatabaseHookContext, DatabaseHooks, ModelHooks, Store } from './db/store.js'
+export { generateMigrations, runMigrations } from './migrations/run-migrations.js'
+
+export { memoryStorage } from './storage/memory-storage.js'
+export type { SecondaryStorage } from './storage/types.js'
+export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
+
+export { manualClock, systemClock } from './crypto/clock.js'
+export type { Clock } from './crypto/clock.js'
+export type { Random } from './crypto/random.js'
+export type { Secrets } from './crypto/keys.js'

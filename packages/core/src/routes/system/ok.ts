@@ -1,0 +1,12 @@
+/**
+ * @module
+ * GET /ok (SPEC §2): a liveness answer for load balancers and test harnesses.
+ */
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+
+export const ok = defineEndpoint({
+  method: 'GET',
+  path: '/ok',
+  metadata: { skipRateLimit: true },
+  handler: () => ({ ok: true as const }),
+})

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { createAuth } from '../src/auth/create-auth.js'
+import { memoryAdapter } from '../src/db/memory/index.js'
+
+const quiet = { disabled: true }
+
+describe('start-up configuration checks', () => {
+  it('fails without a base URL, never learning it from a request', () => {
+    expect(() => createAuth({ baseURL: '', secret: 'x'.repeat(40), logger: quiet })).toThrow(/baseURL.*required/)
+  })
+
+  it('fails on a base URL that is not http(s)', () => {
+    expect(() => createAuth({ baseURL: 'ftp://x.test', secret: 'x'.repeat(40), logger: quiet })).toThrow(/http or https/)
+    expect(() => createAuth({ baseURL: 'not a url', secret: 'x'.repeat(40), logger: quiet })).toThrow(/not a valid URL/)
+  })
+
+  it('fails in production without a secret, or with a short one', () => {
+    expect(() =>
+      createAuth({ baseURL: 'https://app.test', production: true, database: memoryAdapter(), logger: quiet }),
+    ).toThrow(/secret is required in production/)
+    expect(() =>
+      createAuth({ baseURL: 'https://app.test', production: true, secret: 'short', database: memoryAdapter(), logger: quiet }),
+    ).toThrow(/32/)
+  })
+
+  it('fails in production without a database', () => {
+    expect(() => createAuth({ baseURL: 'https://app.test', production: true, secret: 'x'.repeat(40), logger: quiet })).toThrow(
+      /database/,
+    )
+  })
+
+  it('warns and uses a development secret outside production', () => {
+    const lines: string[] = []
+    createAuth({
+      baseURL: 'http://localhost:3000',
+      production: false,
+      database: memoryAdapter(),
+      logger: { log: (_level, message) => lines.push(message) },
+    })
+    expect(lines.some((line) => line.includes('development secret'))).toBe(true)
+  })
+
+  it('refuses two plugins with one id and two endpoints with one name', () => {
+    const plugin = { id: 'same' }
+    expect(() => createAuth({ baseURL: 'http://localhost', secret: 'x'.repeat(40), plugins: [plugin, plugin], logger: quiet })).toThrow(
+      /registered twice/,
+    )
+  })
+
+  it('takes the base path from the base URL when it has one', async () => {
+    const auth = createAuth({ baseURL: 'http://localhost:3000/auth', secret: 'x'.repeat(40), database: memoryAdapter(), logger: quiet })
+    const response = await auth.handler(new Request('http://localhost:3000/auth/ok'))
+    expect(response.status).toBe(200)
+    expect((await auth.$context).baseURL).toBe('http://localhost:3000/auth')
+  })
+})
