@@ -99,7 +99,7 @@ export const coreSchema = {
     fields: {
       key: { type: 'string', unique: true },
       count: { type: 'number' },
-      // Start of the current window, in epoch milliseconds (docs/concepts/rate-limits.md).
+      // Start of the current window, in epoch milliseconds (docs/rate-limits.md).
       lastRequest: { type: 'number', bigint: true },
     },
   },

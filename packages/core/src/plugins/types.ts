@@ -9,6 +9,9 @@ import type { DatabaseHooks } from '../db/store.js'
 import type { EndpointMap } from '../endpoint/define-endpoint.js'
 import type { AuthContext, HookContext } from '../endpoint/context.js'
 import type { ErrorCatalogue } from '../errors/catalogue.js'
+import type { PluginRateLimitRule } from '../rate-limit/rules.js'
+
+export type { PluginRateLimitRule }
 
 /** Runs before the handler: may replace body, query or headers, or throw an `AuthError` to stop the request. */
 export interface BeforeHook {
@@ -30,12 +33,6 @@ export interface AfterHook {
 
 export interface AfterHookResult {
   readonly returned: unknown
-}
-
-export interface PluginRateLimitRule {
-  readonly pathMatcher: (path: string) => boolean
-  readonly window: number
-  readonly max: number
 }
 
 export interface GatehousePlugin {

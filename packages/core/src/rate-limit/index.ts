@@ -1,0 +1,13 @@
+/**
+ * @module
+ * Rate limiting: rules per path, three counter stores, and the limiter that
+ * the HTTP layer consults before each endpoint.
+ */
+export { createRateLimiter } from './rate-limiter.js'
+export type { RateLimiter, RateLimiterConfig, RateLimitResult } from './rate-limiter.js'
+export { builtInRules, DEFAULT_MAX_REQUESTS, DEFAULT_WINDOW_SECONDS, matchesPattern, resolveRule } from './rules.js'
+export type { PluginRateLimitRule, RateLimitOptions, RateLimitRule, RateLimitStorageKind } from './rules.js'
+export { databaseRateLimitStore } from './storage-database.js'
+export { memoryRateLimitStore } from './storage-memory.js'
+export { secondaryRateLimitStore } from './storage-secondary.js'
+export type { RateLimitDecision, RateLimitStore } from './store.js'

@@ -1,0 +1,105 @@
+/**
+ * @module
+ * The rate limiter the HTTP layer consults before running an endpoint. It
+ * resolves the rule for the path, counts the request under `${ip}|${path}`
+ * in the configured store, and says whether to go on; the HTTP layer turns a
+ * refusal into a 429 with an `X-Retry-After` header. Configuration mistakes
+ * (a store that cannot count atomically, a rule with no window) throw when the
+ * limiter is created, so they surface at start-up and not under attack.
+ */
+import type { Clock } from '../crypto/clock.js'
+import type { Adapter } from '../db/adapter.js'
+import type { SecondaryStorage } from '../storage/types.js'
+import {
+  assertValidRule,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_WINDOW_SECONDS,
+  resolveRule,
+  type PluginRateLimitRule,
+  type RateLimitOptions,
+  type RateLimitStorageKind,
+} from './rules.js'
+import { databaseRateLimitStore } from './storage-database.js'
+import { memoryRateLimitStore } from './storage-memory.js'
+import { secondaryRateLimitStore } from './storage-secondary.js'
+import type { RateLimitStore } from './store.js'
+
+export interface RateLimiterConfig {
+  options?: RateLimitOptions
+  /** Needed when `options.storage` is 'database'. */
+  adapter?: Adapter
+  /** Needed when `options.storage` is 'secondary-storage'; its presence makes that the default. */
+  secondaryStorage?: SecondaryStorage
+  clock: Clock
+  /** Rules the installed plugins declare for their endpoints. */
+  pluginRules?: readonly PluginRateLimitRule[]
+}
+
+export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+
+export interface RateLimiter {
+  /**
+   * Counts one request. `ip` must already be normalised (an IPv6 address to
+   * its /64), so one client cannot spread its requests over many keys.
+   */
+  check(args: { path: string; ip: string }): Promise<RateLimitResult>
+}
+
+/**
+ * Creates the rate limiter from the `rateLimit` options.
+ *
+ * @example
+ * const limiter = createRateLimiter({ options: { window: 60, max: 100 }, secondaryStorage, clock: systemClock })
+ * const result = await limiter.check({ path: '/sign-in/email', ip: '203.0.113.7' })
+ * if (!result.allowed) throw new AuthError(CoreErrors.TOO_MANY_REQUESTS, {
+ *   headers: { 'X-Retry-After': String(result.retryAfterSeconds) },
+ * })
+ */
+export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
+  const options = config.options ?? {}
+  if (options.enabled === false) {
+    return { check: async () => ({ allowed: true }) }
+  }
+
+  assertValidRule(
+    { window: options.window ?? DEFAULT_WINDOW_SECONDS, max: options.max ?? DEFAULT_MAX_REQUESTS },
+    'rateLimit',
+  )
+  for (const [path, rule] of Object.entries(options.customRules ?? {})) {
+    if (rule !== false) assertValidRule(rule, `rateLimit.customRules['${path}']`)
+  }
+  const pluginRules = config.pluginRules ?? []
+  for (const rule of pluginRules) assertValidRule(rule, 'a plugin rule')
+
+  const store = createStore(options.storage ?? (config.secondaryStorage ? 'secondary-storage' : 'memory'), config)
+
+  return {
+    async check({ path, ip }) {
+      const rule = resolveRule(path, options, pluginRules)
+      if (rule === null) return { allowed: true }
+      const decision = await store.hit(`${ip}|${path}`, rule, config.clock.now())
+      return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds }
+    },
+  }
+}
+
+function createStore(kind: RateLimitStorageKind, config: RateLimiterConfig): RateLimitStore {
+  switch (kind) {
+    case 'memory':
+      return memoryRateLimitStore()
+    case 'database':
+      if (!config.adapter) {
+        throw new Error("Gatehouse rate limit: rateLimit.storage is 'database' but no database adapter is configured")
+      }
+      return databaseRateLimitStore(config.adapter)
+    case 'secondary-storage':
+      if (!config.secondaryStorage) {
+        throw new Error(
+          "Gatehouse rate limit: rateLimit.storage is 'secondary-storage' but no secondaryStorage is configured",
+        )
+      }
+      return secondaryRateLimitStore(config.secondaryStorage)
+    default:
+      throw new Error(`Gatehouse rate limit: unknown rateLimit.storage '${String(kind)}'`)
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * @module
+ * Which limit applies to a request path. Every endpoint gets the global
+ * default; the endpoints an attacker would hammer to guess passwords, flood
+ * inboxes or enumerate accounts get a stricter built-in rule (3 requests per
+ * 10 s); plugins add rules for their own endpoints; the application overrides
+ * any of them by path, or turns a path's limit off with `false`.
+ */
+
+export interface RateLimitRule {
+  /** Window length in seconds. */
+  readonly window: number
+  /** Requests allowed per window and per client. */
+  readonly max: number
+}
+
+export type RateLimitStorageKind = 'memory' | 'database' | 'secondary-storage'
+
+export interface RateLimitOptions {
+  /** Default true. */
+  enabled?: boolean
+  /** Global window in seconds. Default 10. */
+  window?: number
+  /** Global requests per window. Default 100. */
+  max?: number
+  /** Default 'secondary-storage' when a secondary storage is configured, else 'memory'. */
+  storage?: RateLimitStorageKind
+  /**
+   * Per-path overrides. A key is an exact path (`/sign-in/email`) or a prefix
+   * ending in `*` (`/sign-in/*`); `false` turns limiting off for the path.
+   */
+  customRules?: Readonly<Record<string, RateLimitRule | false>>
+}
+
+/** A rule a plugin declares for its endpoints. */
+export interface PluginRateLimitRule extends RateLimitRule {
+  readonly pathMatcher: (path: string) => boolean
+}
+
+export const DEFAULT_WINDOW_SECONDS = 10
+export const DEFAULT_MAX_REQUESTS = 100
+
+const STRICT: RateLimitRule = { window: 10, max: 3 }
+
+/** Credential guessing, sign-up spam and mail flooding go through these paths. */
+export const builtInRules: Readonly<Record<string, RateLimitRule>> = {
+  '/sign-in/*': STRICT,
+  '/sign-up/*': STRICT,
+  '/request-password-reset': STRICT,
+  '/forget-password': STRICT,
+  '/reset-password': STRICT,
+  '/change-password': STRICT,
+  '/send-verification-email': STRICT,
+}
+
+/**
+ * The rule for `path`, or null when limiting is off for it. Precedence:
+ * custom exact path, custom wildcard (longest prefix first), the first
+ * matching plugin rule, built-in rule, global default.
+ *
+ * @example
+ * resolveRule('/sign-in/email', {}, [])                                        // { window: 10, max: 3 }
+ * resolveRule('/sign-in/email', { customRules: { '/sign-in/*': false } }, [])  // null
+ * resolveRule('/get-session', { window: 60, max: 300 }, [])                    // { window: 60, max: 300 }
+ */
+export function resolveRule(
+  path: string,
+  options: RateLimitOptions,
+  pluginRules: readonly PluginRateLimitRule[] = [],
+): RateLimitRule | null {
+  const custom = options.customRules ?? {}
+  const exact = Object.hasOwn(custom, path) ? custom[path] : undefined
+  if (exact !== undefined) return toRule(exact)
+
+  const wildcard = matchWildcard(path, custom)
+  if (wildcard !== undefined) return toRule(wildcard)
+
+  const plugin = pluginRules.find((rule) => rule.pathMatcher(path))
+  if (plugin) return { window: plugin.window, max: plugin.max }
+
+  const builtIn = Object.hasOwn(builtInRules, path) ? builtInRules[path] : matchWildcard(path, builtInRules)
+  if (builtIn !== undefined) return builtIn
+
+  return { window: options.window ?? DEFAULT_WINDOW_SECONDS, max: options.max ?? DEFAULT_MAX_REQUESTS }
+}
+
+/** Whether a `customRules` key matches `path`: equal, or a `*`-terminated prefix of it. */
+export function matchesPattern(pattern: string, path: string): boolean {
+  if (pattern.endsWith('*')) return path.startsWith(pattern.slice(0, -1))
+  return pattern === path
+}
+
+/**
+ * Throws when a rule could not limit anything sensibly, so a typo in the
+ * configuration fails at start-up rather than silently allowing everything.
+ */
+export function assertValidRule(rule: RateLimitRule, where: string): void {
+  if (!(Number.isFinite(rule.window) && rule.window > 0)) {
+    throw new Error(`Gatehouse rate limit: ${where} window must be a positive number of seconds (got ${rule.window})`)
+  }
+  if (!(Number.isInteger(rule.max) && rule.max >= 0)) {
+    throw new Error(`Gatehouse rate limit: ${where} max must be a non-negative integer (got ${rule.max})`)
+  }
+}
+
+function matchWildcard<T>(path: string, rules: Readonly<Record<string, T>>): T | undefined {
+  let best: { length: number; rule: T } | undefined
+  for (const [pattern, rule] of Object.entries(rules)) {
+    if (!pattern.endsWith('*') || !matchesPattern(pattern, path)) continue
+    // The most specific pattern wins: '/sign-in/email*' over '/sign-in/*' over '/*'.
+    if (best === undefined || pattern.length > best.length) best = { length: pattern.length, rule }
+  }
+  return best?.rule
+}
+
+function toRule(rule: RateLimitRule | false): RateLimitRule | null {
+  return rule === false ? null : { window: rule.window, max: rule.max }
+}
