@@ -1,0 +1,2 @@
+export { memoryAdapter } from './memory-adapter.js'
+export type { MemoryAdapterOptions } from './memory-adapter.js'
