@@ -10,6 +10,7 @@ export default defineConfig({
     'adapters/mysql': 'src/db/kysely/mysql.ts',
     'storage/redis': 'src/storage/redis.ts',
     testing: 'src/testing/index.ts',
+    node: 'src/integrations/node.ts',
     'cli/index': 'src/cli/index.ts',
   },
   format: ['esm', 'cjs'],
