@@ -32,7 +32,7 @@ export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
   readonly options: O
   /** The resolved runtime (database, keys, clock), opened on first use. */
   readonly $context: Promise<HandlerRuntime['context']>
-  /** Closes connections the database adapter opened itself. */
+  /** Closes connections the database adapter opened itself; a later call opens them again. */
   close(): Promise<void>
 }
 
@@ -63,7 +63,10 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
     },
     async close() {
       if (!runtime) return
-      const { context } = await runtime
+      const closing = runtime
+      // The next use opens the database again, through the same factory.
+      runtime = undefined
+      const { context } = await closing
       await context.adapter.close?.()
     },
   }

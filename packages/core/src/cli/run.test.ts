@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from './run.js'
+
+const fixture = resolve(__dirname, '../../test/fixtures/cli-auth.ts')
+
+function capture(cwd: string) {
+  const io = { out: '', err: '' }
+  return { io, sink: { out: (text: string) => void (io.out += text), err: (text: string) => void (io.err += text), cwd } }
+}
+
+describe('gatehouse CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'))
+  const db = join(dir, 'app.db')
+  process.env.GATEHOUSE_CLI_TEST_DB = db
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('without a command prints usage; an unknown command exits 2', async () => {
+    const help = capture(dir)
+    expect(await runCli([], help.sink)).toBe(0)
+    expect(help.io.err).toContain('Usage: gatehouse')
+    expect(await runCli(['frobnicate'], capture(dir).sink)).toBe(2)
+  })
+
+  it('without a config it says so and exits 2', async () => {
+    const run = capture(dir)
+    expect(await runCli(['migrate'], run.sink)).toBe(2)
+    expect(run.io.err).toContain('No auth module found')
+  })
+
+  it('generate prints the SQL for core, plugin and additional fields, and runs nothing', async () => {
+    const run = capture(dir)
+    expect(await runCli(['generate', '--config', fixture], run.sink)).toBe(0)
+    expect(run.io.out).toMatch(/create table "user"/i)
+    expect(run.io.out).toMatch(/"plan"/)
+    expect(run.io.out).toMatch(/create table "widget"/i)
+    const raw = new Database(db)
+    expect(raw.prepare("select name from sqlite_master where type = 'table' and name = 'user'").all()).toEqual([])
+    raw.close()
+  })
+
+  it('generate --output writes a file', async () => {
+    const run = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--output', 'schema.sql'], run.sink)).toBe(0)
+    expect(readFileSync(join(dir, 'schema.sql'), 'utf8')).toMatch(/create table "session"/i)
+  })
+
+  it('migrate creates the tables; a second run has nothing to do', async () => {
+    const first = capture(dir)
+    expect(await runCli(['migrate', `--config=${fixture}`], first.sink)).toBe(0)
+    expect(first.io.out).toMatch(/^Applied \d+ statement\(s\)\.$/m)
+    const second = capture(dir)
+    expect(await runCli(['migrate', '--config', fixture], second.sink)).toBe(0)
+    expect(second.io.out).toBe('The database is up to date.\n')
+
+    const raw = new Database(db)
+    const tables = raw.prepare("select name from sqlite_master where type = 'table' order by name").all() as Array<{ name: string }>
+    expect(tables.map((table) => table.name)).toEqual(
+      expect.arrayContaining(['account', 'rateLimit', 'session', 'user', 'verification', 'widget']),
+    )
+    const columns = raw.prepare('pragma table_info("user")').all() as Array<{ name: string }>
+    expect(columns.map((column) => column.name)).toContain('plan')
+    raw.close()
+  })
+})

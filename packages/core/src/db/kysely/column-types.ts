@@ -1,0 +1,63 @@
+/**
+ * @module
+ * The column type each field type gets on each dialect; values.ts converts
+ * values to and from these. MySQL is the one with constraints on types:
+ * TEXT columns cannot be indexed without a prefix length, so keys, unique,
+ * indexed and referencing strings are VARCHAR(255) (1020 bytes in utf8mb4,
+ * under InnoDB's 3072-byte key limit), and every text column carries the
+ * `utf8mb4_bin` collation so comparisons are case-sensitive, as on the other
+ * backends (a case-insensitive match must be asked for with `insensitive`).
+ */
+import { sql, type RawBuilder } from 'kysely'
+import type { FieldDefinition } from '../schema.js'
+import type { SqlDialect } from './dialect.js'
+
+const MYSQL_TEXT_SUFFIX = 'character set utf8mb4 collate utf8mb4_bin'
+
+/** Table options for MySQL's CREATE TABLE: InnoDB for foreign keys and transactions, binary collation for case-sensitivity. */
+export const mysqlTableOptions: RawBuilder<unknown> = sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`
+
+/** Whether a string column takes part in a key, index or foreign key (and so must be VARCHAR on MySQL). */
+export function isKeyColumn(field: FieldDefinition): boolean {
+  return field.unique === true || field.index === true || field.references !== undefined
+}
+
+/** The type of the implicit `id` primary key. */
+export function idColumnType(dialect: SqlDialect): RawBuilder<unknown> {
+  return dialect === 'mysql' ? sql.raw(`varchar(255) ${MYSQL_TEXT_SUFFIX}`) : sql.raw('text')
+}
+
+/**
+ * The SQL type of a field's column.
+ *
+ * @example
+ * columnType({ type: 'date' }, 'postgres') // timestamptz
+ * columnType({ type: 'string', unique: true }, 'mysql') // varchar(255) character set utf8mb4 collate utf8mb4_bin
+ */
+export function columnType(field: FieldDefinition, dialect: SqlDialect): RawBuilder<unknown> {
+  return sql.raw(columnTypeName(field, dialect))
+}
+
+/** Whether MySQL stores this field in a TEXT-family column (whose DEFAULT must be written as an expression). */
+export function isMysqlTextColumn(field: FieldDefinition): boolean {
+  return field.type === 'json' || (field.type === 'string' && !isKeyColumn(field))
+}
+
+function columnTypeName(field: FieldDefinition, dialect: SqlDialect): string {
+  switch (field.type) {
+    case 'string':
+      if (dialect !== 'mysql') return 'text'
+      return `${isKeyColumn(field) ? 'varchar(255)' : 'text'} ${MYSQL_TEXT_SUFFIX}`
+    case 'number':
+      if (field.bigint === true) return dialect === 'sqlite' ? 'integer' : 'bigint'
+      return dialect === 'postgres' ? 'double precision' : dialect === 'mysql' ? 'double' : 'real'
+    case 'boolean':
+      return dialect === 'sqlite' ? 'integer' : 'boolean'
+    case 'date':
+      // MySQL: DATETIME(3) keeps milliseconds; the pool runs in UTC (timezone 'Z') so no offset is applied.
+      return dialect === 'postgres' ? 'timestamptz' : dialect === 'mysql' ? 'datetime(3)' : 'text'
+    case 'json':
+      // LONGTEXT on MySQL: TEXT stops at 64 KiB, which a metadata blob can pass.
+      return dialect === 'mysql' ? `longtext ${MYSQL_TEXT_SUFFIX}` : 'text'
+  }
+}

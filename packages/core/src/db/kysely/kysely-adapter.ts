@@ -1,0 +1,277 @@
+/**
+ * @module
+ * The `Adapter` contract over a Kysely instance, for SQLite (better-sqlite3),
+ * PostgreSQL (pg) and MySQL/MariaDB (mysql2). Queries are written with
+ * Kysely's `sql` tag rather than the typed builder: tables and columns come
+ * from the runtime `Schema`, so there is no compile-time database type to
+ * check against, and raw fragments keep each dialect's SQL visible.
+ *
+ * Atomicity: `consume` deletes a row only if it still matches, and reports a
+ * winner only when its own delete removed the row, so two concurrent
+ * consumers of one single-use token never both succeed (SPEC §4 "Password
+ * reset": the token is consumed once).
+ */
+import { sql, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
+import type { Adapter, AdapterFactory, Row, SortBy, WhereInput } from '../adapter.js'
+import { columnName, tableName, type Schema } from '../schema.js'
+import { supportsReturning, type SqlDialect } from './dialect.js'
+import { toDatabaseError } from './errors.js'
+import { migrateSchema } from './migrate.js'
+import { fromRow, toColumns, withDefaults } from './rows.js'
+import { whereSql } from './where-sql.js'
+
+export type { SqlDialect } from './dialect.js'
+
+export interface KyselyAdapterOptions<DB> {
+  /** A Kysely instance on one of the three supported dialects. */
+  readonly db: Kysely<DB>
+  readonly dialect: SqlDialect
+  /** Whether `close()` destroys `db`: true when the adapter created the connection. Defaults to false. */
+  readonly ownsConnection?: boolean
+}
+
+type RawRow = Record<string, unknown>
+
+/**
+ * The contract lets callers name the row type they expect (`findOne<User>`);
+ * the adapter cannot check that type, only hand the row on under it.
+ */
+function asRow<T extends Row>(row: Row): T {
+  return row as T
+}
+
+function isSortList(sortBy: SortBy | readonly SortBy[]): sortBy is readonly SortBy[] {
+  return Array.isArray(sortBy)
+}
+
+/** How often `consume` tries again when a concurrent caller took the row it picked and others still match. */
+const CONSUME_ATTEMPTS = 5
+
+/**
+ * Binds a Kysely instance to Gatehouse's schema.
+ *
+ * @example
+ * import Database from 'better-sqlite3'
+ * import { Kysely, SqliteDialect } from 'kysely'
+ * const db = new Kysely({ dialect: new SqliteDialect({ database: new Database('auth.db') }) })
+ * const auth = createAuth({ database: kyselyAdapter({ db, dialect: 'sqlite' }) })
+ */
+export function kyselyAdapter<DB>(options: KyselyAdapterOptions<DB>): AdapterFactory {
+  return ({ schema }) => createKyselyAdapter(options, schema)
+}
+
+/**
+ * The adapter itself, for callers that already hold the merged schema.
+ *
+ * @example
+ * const adapter = createKyselyAdapter({ db, dialect: 'postgres' }, schema)
+ * await adapter.migrate?.()
+ */
+export function createKyselyAdapter<DB>(options: KyselyAdapterOptions<DB>, schema: Schema): Adapter {
+  let closed = false
+  const close = async (): Promise<void> => {
+    if (closed || options.ownsConnection !== true) return
+    closed = true
+    await options.db.destroy()
+  }
+  return bind(options.db, { schema, dialect: options.dialect, close })
+}
+
+interface Shared {
+  readonly schema: Schema
+  readonly dialect: SqlDialect
+  readonly close: () => Promise<void>
+}
+
+function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
+  const { schema, dialect } = shared
+  const returning = supportsReturning(dialect)
+  const table = (model: string) => sql.id(tableName(schema, model))
+  const id = sql.id('id')
+
+  async function run(
+    model: string,
+    query: RawBuilder<RawRow>,
+    executor: QueryExecutorProvider = db,
+  ): Promise<QueryResult<RawRow>> {
+    try {
+      return await query.execute(executor)
+    } catch (error) {
+      throw toDatabaseError(error, dialect, model)
+    }
+  }
+
+  function where(model: string, input: WhereInput | undefined): RawBuilder<unknown> {
+    const clause = whereSql({ schema, model, dialect }, input)
+    return clause === undefined ? sql`` : sql` where ${clause}`
+  }
+
+  function orderBy(model: string, sortBy: SortBy | readonly SortBy[] | undefined): RawBuilder<unknown> {
+    const list: readonly SortBy[] = sortBy === undefined ? [] : isSortList(sortBy) ? sortBy : [sortBy]
+    if (list.length === 0) return sql``
+    const terms = list.map(({ field, direction }) => {
+      if (direction !== 'asc' && direction !== 'desc') throw new TypeError(`Invalid sort direction "${String(direction)}"`)
+      return sql`${sql.id(columnName(schema, model, field))} ${sql.raw(direction)}`
+    })
+    return sql` order by ${sql.join(terms)}`
+  }
+
+  function page(limit: number | undefined, offset: number | undefined): RawBuilder<unknown> {
+    for (const n of [limit, offset]) {
+      if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new TypeError(`Invalid limit or offset ${n}`)
+    }
+    const skip = offset !== undefined && offset > 0 ? sql` offset ${sql.lit(offset)}` : sql``
+    if (limit !== undefined) return sql` limit ${sql.lit(limit)}${skip}`
+    if (offset === undefined || offset === 0) return sql``
+    // SQLite and MySQL accept OFFSET only after a LIMIT: "no limit" is -1 on SQLite, the largest BIGINT UNSIGNED on MySQL.
+    if (dialect === 'sqlite') return sql` limit -1${skip}`
+    if (dialect === 'mysql') return sql` limit 18446744073709551615${skip}`
+    return skip
+  }
+
+  async function selectById(model: string, rowId: unknown, executor: QueryExecutorProvider = db): Promise<Row | null> {
+    const { rows } = await run(model, sql<RawRow>`select * from ${table(model)} where ${id} = ${rowId}`, executor)
+    return rows[0] ? fromRow(schema, model, rows[0]) : null
+  }
+
+  const adapter: Adapter = {
+    id: `kysely-${dialect}`,
+    capabilities: { transactions: true, migrations: true },
+    schema,
+
+    async create<T extends Row = Row>({ model, data }: { model: string; data: Row }): Promise<T> {
+      const filled = withDefaults(schema, model, data)
+      if (typeof filled.id !== 'string' || filled.id === '') throw new TypeError(`create on "${model}" needs a string id`)
+      const { columns, values } = toColumns(schema, model, filled, dialect)
+      const insert = sql<RawRow>`insert into ${table(model)} (${sql.join(columns.map((c) => sql.id(c)))}) values (${sql.join(values)})`
+      if (returning) {
+        const { rows } = await run(model, sql<RawRow>`${insert} returning *`)
+        if (!rows[0]) throw new Error(`Insert into "${model}" returned no row`)
+        return asRow<T>(fromRow(schema, model, rows[0]))
+      }
+      await run(model, insert)
+      const row = await selectById(model, filled.id)
+      if (!row) throw new Error(`Inserted row of "${model}" could not be read back`)
+      return asRow<T>(row)
+    },
+
+    async findOne<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+      const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} limit 1`)
+      return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
+    },
+
+    async findMany<T extends Row = Row>(args: {
+      model: string
+      where?: WhereInput
+      sortBy?: SortBy | readonly SortBy[]
+      limit?: number
+      offset?: number
+    }): Promise<T[]> {
+      const { model } = args
+      const query = sql<RawRow>`select * from ${table(model)}${where(model, args.where)}${orderBy(model, args.sortBy)}${page(args.limit, args.offset)}`
+      const { rows } = await run(model, query)
+      return rows.map((row) => asRow<T>(fromRow(schema, model, row)))
+    },
+
+    async count({ model, where: input }) {
+      const { rows } = await run(model, sql<RawRow>`select count(*) as ${sql.id('total')} from ${table(model)}${where(model, input)}`)
+      // COUNT is int8 on PostgreSQL, which pg returns as a string.
+      return Number(rows[0]?.total ?? 0)
+    },
+
+    async update<T extends Row = Row>({ model, where: input, update }: { model: string; where: WhereInput; update: Row }): Promise<T | null> {
+      const { columns, values } = toColumns(schema, model, update, dialect)
+      const first = sql`select ${id} from ${table(model)}${where(model, input)} order by ${id} limit 1`
+      if (columns.length === 0) {
+        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1`)
+        return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
+      }
+      const assignments = sql.join(columns.map((column, index) => sql`${sql.id(column)} = ${values[index]}`))
+      if (returning) {
+        // The subquery picks the one row; repeating the clause outside keeps a row that stopped matching untouched.
+        const query = sql<RawRow>`update ${table(model)} set ${assignments} where ${id} in (${first})${whereAnd(model, input)} returning *`
+        const { rows } = await run(model, query)
+        return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
+      }
+      // MySQL has neither RETURNING nor LIMIT in an IN subquery: lock the row, update it by id, read it back.
+      const lockAndUpdate = async (executor: QueryExecutorProvider): Promise<T | null> => {
+        const { rows } = await run(model, sql<RawRow>`${first} for update`, executor)
+        const target = rows[0]?.id
+        if (target === undefined) return null
+        await run(model, sql<RawRow>`update ${table(model)} set ${assignments} where ${id} = ${target}`, executor)
+        const row = await selectById(model, typeof update.id === 'string' ? update.id : target, executor)
+        return row ? asRow<T>(row) : null
+      }
+      if (db.isTransaction) return lockAndUpdate(db)
+      try {
+        return await db.transaction().execute(lockAndUpdate)
+      } catch (error) {
+        throw toDatabaseError(error, dialect, model)
+      }
+    },
+
+    async updateMany({ model, where: input, update }) {
+      const { columns, values } = toColumns(schema, model, update, dialect)
+      if (columns.length === 0) return adapter.count({ model, where: input })
+      const assignments = sql.join(columns.map((column, index) => sql`${sql.id(column)} = ${values[index]}`))
+      const result = await run(model, sql<RawRow>`update ${table(model)} set ${assignments}${where(model, input)}`)
+      // mysql2 connects with the FOUND_ROWS flag, so MySQL reports matched rows here, not only changed ones.
+      return Number(result.numAffectedRows ?? 0n)
+    },
+
+    async delete({ model, where: input }) {
+      await run(model, sql<RawRow>`delete from ${table(model)}${where(model, input)}`)
+    },
+
+    async deleteMany({ model, where: input }) {
+      const result = await run(model, sql<RawRow>`delete from ${table(model)}${where(model, input)}`)
+      return Number(result.numAffectedRows ?? 0n)
+    },
+
+    async consume<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+      for (let attempt = 0; attempt < CONSUME_ATTEMPTS; attempt++) {
+        if (returning) {
+          const query = sql<RawRow>`delete from ${table(model)} where ${id} in (select ${id} from ${table(model)}${where(model, input)} order by ${id} limit 1)${whereAnd(model, input)} returning *`
+          const { rows } = await run(model, query)
+          if (rows[0]) return asRow<T>(fromRow(schema, model, rows[0]))
+          // Nothing deleted: either nothing matches, or a concurrent consumer won the row we picked.
+          const { rows: left } = await run(model, sql<RawRow>`select ${id} from ${table(model)}${where(model, input)} limit 1`)
+          if (!left[0]) return null
+          continue
+        }
+        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1`)
+        const candidate = rows[0]
+        if (!candidate) return null
+        const result = await run(model, sql<RawRow>`delete from ${table(model)} where ${id} = ${candidate.id}${whereAnd(model, input)}`)
+        // Only the caller whose own DELETE removed the row wins it.
+        if (result.numAffectedRows === 1n) return asRow<T>(fromRow(schema, model, candidate))
+      }
+      return null
+    },
+
+    async transaction<R>(fn: (tx: Adapter) => Promise<R>): Promise<R> {
+      // A nested call joins the outer transaction: Kysely has one connection per transaction.
+      if (db.isTransaction) return fn(adapter)
+      try {
+        return await db.transaction().execute((trx) => fn(bind(trx, shared)))
+      } catch (error) {
+        throw toDatabaseError(error, dialect)
+      }
+    },
+
+    async migrate(options) {
+      return migrateSchema(db, schema, dialect, { dryRun: options?.dryRun === true })
+    },
+
+    async close() {
+      if (!db.isTransaction) await shared.close()
+    },
+  }
+
+  function whereAnd(model: string, input: WhereInput | undefined): RawBuilder<unknown> {
+    const clause = whereSql({ schema, model, dialect }, input)
+    return clause === undefined ? sql`` : sql` and ${clause}`
+  }
+
+  return adapter
+}

@@ -1,0 +1,43 @@
+/**
+ * @module
+ * `@gatehouse/core/adapters/sqlite`: the Kysely adapter on better-sqlite3.
+ * A file path is all it needs. Imports better-sqlite3 only, never pg or mysql2.
+ */
+import Database from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { AdapterFactory } from '../adapter.js'
+import { createKyselyAdapter } from './kysely-adapter.js'
+
+export interface SqliteAdapterOptions {
+  /** How long a write waits for another process's lock before failing with SQLITE_BUSY, in ms. Defaults to 5000. */
+  readonly busyTimeout?: number
+}
+
+type Tables = Record<string, Record<string, unknown>>
+
+/**
+ * Opens (or takes) a SQLite database. Given a path, the adapter opens the
+ * file itself — `':memory:'` for a throwaway database — switches it to WAL
+ * (readers do not block the writer), turns on foreign keys (off by default in
+ * SQLite, and the cascades of sessions and accounts rely on them) and sets a
+ * busy timeout; `close()` closes it. Given an open `Database`, the adapter
+ * leaves its settings and lifetime to the caller, who should enable
+ * `foreign_keys` on it.
+ *
+ * @example
+ * const auth = createAuth({ database: sqliteAdapter('./auth.db') })
+ * await auth.migrate()
+ */
+export function sqliteAdapter(pathOrDatabase: string | Database.Database, options: SqliteAdapterOptions = {}): AdapterFactory {
+  return ({ schema }) => {
+    const owned = typeof pathOrDatabase === 'string'
+    const database = owned ? new Database(pathOrDatabase) : pathOrDatabase
+    if (owned) {
+      database.pragma('journal_mode = WAL')
+      database.pragma('foreign_keys = ON')
+      database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeout ?? 5000))}`)
+    }
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) })
+    return createKyselyAdapter({ db, dialect: 'sqlite', ownsConnection: owned }, schema)
+  }
+}

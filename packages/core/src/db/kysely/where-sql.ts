@@ -1,0 +1,145 @@
+/**
+ * @module
+ * Compiles the adapter's `Where` clauses to SQL fragments with bound
+ * parameters. Two guarantees the callers rely on hold on every backend:
+ *
+ * - String comparisons are case-sensitive unless `insensitive: true`, which
+ *   applies `lower()` to both sides. SQLite's LIKE ignores ASCII case, so on
+ *   SQLite the string operators use `instr`/`substr` instead; MySQL tables are
+ *   created with the `utf8mb4_bin` collation so `=` and LIKE compare bytes.
+ * - The value of `contains`/`starts_with`/`ends_with` is matched literally:
+ *   `%`, `_` and the escape character itself are escaped, with an explicit
+ *   ESCAPE clause so the meaning never depends on server settings. Otherwise
+ *   a search for "a_b" would also match "axb" (and "%" would match anything).
+ */
+import { sql, type RawBuilder } from 'kysely'
+import { toWhere, type Condition, type Where, type WhereInput } from '../adapter.js'
+import { columnName, getModel, type FieldDefinition, type Schema } from '../schema.js'
+import { validateWhere } from '../where.js'
+import { fieldDefinition, type SqlDialect } from './dialect.js'
+import { toColumnValue } from './values.js'
+
+export interface WhereContext {
+  readonly schema: Schema
+  readonly model: string
+  readonly dialect: SqlDialect
+}
+
+type Fragment = RawBuilder<unknown>
+
+const alwaysTrue: Fragment = sql`1 = 1`
+const alwaysFalse: Fragment = sql`1 = 0`
+
+const LIKE_ESCAPE = '\\'
+
+/** Escapes LIKE's wildcards so the value is matched as written. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => LIKE_ESCAPE + char)
+}
+
+function isCondition(where: Where): where is Condition {
+  return !('and' in where) && !('or' in where)
+}
+
+/**
+ * The SQL for a where input, or undefined when it places no restriction.
+ *
+ * @example
+ * const clause = whereSql({ schema, model: 'user', dialect: 'postgres' }, { field: 'email', value: 'a@b.c' })
+ * // "email" = $1
+ */
+export function whereSql(context: WhereContext, input: WhereInput | undefined): Fragment | undefined {
+  // The same checks as the in-memory adapter: a misspelt field fails loudly instead of matching nothing.
+  validateWhere(context.schema, context.model, input)
+  const where = toWhere(input)
+  return where === undefined ? undefined : clauseSql(context, where)
+}
+
+function clauseSql(context: WhereContext, where: Where): Fragment {
+  if ('and' in where) {
+    if (where.and.length === 0) return alwaysTrue
+    return sql`(${sql.join(where.and.map((part) => clauseSql(context, part)), sql` and `)})`
+  }
+  if ('or' in where) {
+    if (where.or.length === 0) return alwaysFalse
+    return sql`(${sql.join(where.or.map((part) => clauseSql(context, part)), sql` or `)})`
+  }
+  if (isCondition(where)) return conditionSql(context, where)
+  throw new TypeError('Invalid where clause')
+}
+
+function conditionSql(context: WhereContext, condition: Condition): Fragment {
+  const { schema, model, dialect } = context
+  const field = fieldDefinition(getModel(schema, model), model, condition.field)
+  const column = sql.id(columnName(schema, model, condition.field))
+  const operator = condition.operator ?? 'eq'
+  const value = condition.value
+  // `insensitive` only means something for text; on other types it is ignored.
+  const fold = condition.insensitive === true && field.type === 'string'
+  const left = fold ? sql`lower(${column})` : column
+  const operand = (raw: unknown): Fragment => {
+    const bound = sql`${toColumnValue(field, raw, dialect)}`
+    return fold ? sql`lower(${bound})` : bound
+  }
+
+  switch (operator) {
+    case 'eq':
+      return value === null ? sql`${column} is null` : sql`${left} = ${operand(value)}`
+    case 'ne':
+      // Matches rows whose column is null too, as `!==` does: SQL's `<>` alone would drop them.
+      return value === null
+        ? sql`${column} is not null`
+        : sql`(${left} <> ${operand(value)} or ${column} is null)`
+    case 'lt':
+      return sql`${left} < ${operand(value)}`
+    case 'lte':
+      return sql`${left} <= ${operand(value)}`
+    case 'gt':
+      return sql`${left} > ${operand(value)}`
+    case 'gte':
+      return sql`${left} >= ${operand(value)}`
+    case 'in':
+      return inSql(left, operand, value)
+    case 'contains':
+    case 'starts_with':
+    case 'ends_with':
+      return stringMatchSql(dialect, operator, left, field, value, fold)
+  }
+}
+
+function inSql(left: Fragment, operand: (raw: unknown) => Fragment, value: Condition['value']): Fragment {
+  if (!Array.isArray(value)) throw new TypeError('The "in" operator takes an array')
+  const list: readonly unknown[] = value
+  // `x in ()` is a syntax error on most backends, and matches nothing by definition.
+  return list.length === 0 ? alwaysFalse : sql`${left} in (${sql.join(list.map(operand))})`
+}
+
+function stringMatchSql(
+  dialect: SqlDialect,
+  operator: 'contains' | 'starts_with' | 'ends_with',
+  left: Fragment,
+  field: FieldDefinition,
+  value: Condition['value'],
+  fold: boolean,
+): Fragment {
+  if (typeof value !== 'string') throw new TypeError(`The "${operator}" operator takes a string`)
+  if (field.type !== 'string') throw new TypeError(`The "${operator}" operator applies to string fields only`)
+  const needle = fold ? sql`lower(${value})` : sql`${value}`
+  if (dialect === 'sqlite') {
+    // Plain string functions: SQLite's LIKE is case-insensitive for ASCII whatever the collation.
+    switch (operator) {
+      case 'contains':
+        return sql`instr(${left}, ${needle}) > 0`
+      case 'starts_with':
+        return sql`substr(${left}, 1, length(${needle})) = ${needle}`
+      case 'ends_with':
+        return sql`(length(${left}) >= length(${needle}) and substr(${left}, length(${left}) - length(${needle}) + 1) = ${needle})`
+    }
+  }
+  const escaped = escapeLike(value)
+  const pattern =
+    operator === 'contains' ? `%${escaped}%` : operator === 'starts_with' ? `${escaped}%` : `%${escaped}`
+  const bound = fold ? sql`lower(${pattern})` : sql`${pattern}`
+  // sql.lit renders the backslash as each dialect reads it ('\\' on MySQL, '\' on PostgreSQL).
+  return sql`${left} like ${bound} escape ${sql.lit(LIKE_ESCAPE)}`
+}
