@@ -29,6 +29,8 @@ export interface FieldDefinition {
   readonly bigint?: boolean
   /** Column name when it differs from the field name. */
   readonly columnName?: string
+  /** Strings are stored lowercased (SPEC §3: user email), whoever writes them. */
+  readonly lowercase?: boolean
   /** False: clients cannot set the field through request bodies (SPEC §5 "Account changes"). */
   readonly input?: boolean
   /** False: the field is never sent back in responses. */
@@ -51,7 +53,7 @@ export const coreSchema = {
   user: {
     fields: {
       name: { type: 'string' },
-      email: { type: 'string', unique: true },
+      email: { type: 'string', unique: true, lowercase: true },
       emailVerified: { type: 'boolean', defaultValue: false },
       image: { type: 'string', required: false },
       createdAt: { type: 'date' },

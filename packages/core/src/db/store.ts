@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../crypto/clock.js'
 import type { Logger } from '../endpoint/logger.js'
-import type { Adapter, Row, SortBy, WhereInput } from './adapter.js'
+import type { Adapter, Joins, Row, SortBy, WhereInput } from './adapter.js'
 import { getModel, type Schema } from './schema.js'
 
 /** What database hooks receive beside the data: the request's context when there is one. */
@@ -54,13 +54,15 @@ type Pending = Array<() => Promise<void>>
 export interface Store {
   readonly adapter: Adapter
   create<T extends Row = Row>(args: { model: string; data: Row }): Promise<T>
-  findOne<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  /** `join` reads many-to-one relations in the same query (see `Adapter.findOne`). */
+  findOne<T extends Row = Row>(args: { model: string; where: WhereInput; join?: Joins }): Promise<T | null>
   findMany<T extends Row = Row>(args: {
     model: string
     where?: WhereInput
     sortBy?: SortBy | readonly SortBy[]
     limit?: number
     offset?: number
+    join?: Joins
   }): Promise<T[]>
   count(args: { model: string; where?: WhereInput }): Promise<number>
   update<T extends Row = Row>(args: { model: string; where: WhereInput; update: Row }): Promise<T | null>
@@ -109,10 +111,14 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
     }
   }
 
-  const withTimestamps = (model: string, data: Row, creating: boolean): Row => {
+  const prepareWrite = (model: string, data: Row, creating: boolean): Row => {
     const fields = getModel(schema, model).fields
     const now = clock.now()
     const result: Row = { ...data }
+    for (const [field, definition] of Object.entries(fields)) {
+      const value = result[field]
+      if (definition.lowercase && typeof value === 'string') result[field] = value.toLowerCase()
+    }
     if (creating && 'createdAt' in fields && result.createdAt === undefined) result.createdAt = now
     if ('updatedAt' in fields && result.updatedAt === undefined) result.updatedAt = now
     return result
@@ -128,7 +134,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
     for (const [field, definition] of Object.entries(getModel(schema, model).fields)) {
       if (result[field] === undefined && definition.required === false) result[field] = null
     }
-    return withTimestamps(model, result, true)
+    return prepareWrite(model, result, true)
   }
 
   const inTransaction = async <R>(fn: (tx: InternalStore) => Promise<R>): Promise<R> => {
@@ -161,7 +167,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
     findMany: (args) => adapter.findMany(args),
     count: (args) => adapter.count(args),
     async update({ model, where, update }) {
-      let data = withTimestamps(model, update, false)
+      let data = prepareWrite(model, update, false)
       const hooks = hooksFor(model)
       for (const hook of hooks) {
         const changed = await hook.update?.before?.(data, hookContext(model))
@@ -186,7 +192,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
           return rows.length
         })
       }
-      return adapter.updateMany({ model, where, update: withTimestamps(model, update, false) })
+      return adapter.updateMany({ model, where, update: prepareWrite(model, update, false) })
     },
     async delete({ model, where }) {
       const hooks = hooksFor(model)
