@@ -36,6 +36,8 @@ export type {
   AdapterFactory,
   Condition,
   DatabaseErrorCode,
+  Joins,
+  JoinSpec,
   MigrationResult,
   Operator,
   Row,

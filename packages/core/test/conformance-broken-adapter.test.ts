@@ -7,7 +7,7 @@
  * while the same cases pass on the intact adapter.
  */
 import { describe, expect, it } from 'vitest'
-import type { Adapter, Condition, Row, SortBy, Where, WhereInput } from '../src/db/adapter.js'
+import type { Adapter, Condition, Joins, Row, SortBy, Where, WhereInput } from '../src/db/adapter.js'
 import { DatabaseError } from '../src/db/adapter.js'
 import { memoryAdapter } from '../src/db/memory/index.js'
 import type { FieldDefinition, Schema } from '../src/db/schema.js'
@@ -19,7 +19,8 @@ import {
   type AdapterConformanceOptions,
 } from '../src/testing/index.js'
 
-type FindManyArgs = { model: string; where?: WhereInput; sortBy?: SortBy | readonly SortBy[]; limit?: number; offset?: number }
+type FindOneArgs = { model: string; where: WhereInput; join?: Joins }
+type FindManyArgs = { model: string; where?: WhereInput; sortBy?: SortBy | readonly SortBy[]; limit?: number; offset?: number; join?: Joins }
 
 /** Overrides for some methods; `self` is the broken adapter itself, `inner` the intact one. */
 type Breakage = (inner: Adapter, self: Adapter) => Partial<Adapter>
@@ -69,6 +70,33 @@ function mappingRows(change: (row: Row) => Row): Breakage {
     update: async <T extends Row = Row>(args: { model: string; where: WhereInput; update: Row }) => one(await inner.update<T>(args)),
     consume: async <T extends Row = Row>(args: { model: string; where: WhereInput }) => one(await inner.consume<T>(args)),
   })
+}
+
+/**
+ * A breakage that changes every row read with `join` (the aliases are the
+ * join's keys); returning null drops the row, as an INNER JOIN would.
+ */
+function mappingJoinedRows(change: (row: Row, aliases: readonly string[]) => Row | null): Breakage {
+  return (inner) => ({
+    findOne: async <T extends Row = Row>(args: FindOneArgs) => {
+      const row = await inner.findOne<T>(args)
+      return row && args.join ? (change(row, Object.keys(args.join)) as T | null) : row
+    },
+    findMany: async <T extends Row = Row>(args: FindManyArgs) => {
+      const rows = await inner.findMany<T>(args)
+      const aliases = Object.keys(args.join ?? {})
+      if (aliases.length === 0) return rows
+      return rows.flatMap((row) => {
+        const changed = change(row, aliases)
+        return changed ? [changed as T] : []
+      })
+    },
+  })
+}
+
+/** Replaces each alias's joined row (or null) with what `change` makes of it. */
+function mapJoined(row: Row, aliases: readonly string[], change: (joined: Row | null, alias: string) => unknown): Row {
+  return { ...row, ...Object.fromEntries(aliases.map((alias) => [alias, change((row[alias] as Row | null | undefined) ?? null, alias)])) }
 }
 
 function mapValues(row: Row, change: (value: unknown, field: string) => unknown): Row {
@@ -285,6 +313,64 @@ const variants: readonly Variant[] = [
       }))
     },
     mustFail: ['returned rows are copies: mutating them or the input changes nothing stored'],
+  },
+  {
+    name: 'joined rows skip value conversion (booleans as 0/1, dates as text)',
+    createAdapter: wrap(
+      mappingJoinedRows((row, aliases) =>
+        mapJoined(row, aliases, (joined) =>
+          joined && mapValues(joined, (value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.toISOString() : value)),
+        ),
+      ),
+    ),
+    mustFail: ['findOne with join returns the joined row with every field type converted', 'two joins in one call, the same model joined twice'],
+  },
+  {
+    name: 'a missing joined row as an empty object instead of null',
+    createAdapter: wrap(mappingJoinedRows((row, aliases) => mapJoined(row, aliases, (joined) => joined ?? {}))),
+    mustFail: [
+      'a join with no matching row gives null and keeps the base row (LEFT JOIN)',
+      'findMany with join applies where, sortBy, limit and offset to the base model',
+      'two joins in one call, the same model joined twice',
+    ],
+  },
+  {
+    name: 'INNER JOIN instead of LEFT JOIN (rows without a match dropped)',
+    createAdapter: wrap(mappingJoinedRows((row, aliases) => (aliases.some((alias) => row[alias] === null) ? null : row))),
+    mustFail: [
+      'a join with no matching row gives null and keeps the base row (LEFT JOIN)',
+      'findMany with join applies where, sortBy, limit and offset to the base model',
+      'two joins in one call, the same model joined twice',
+    ],
+  },
+  {
+    name: 'an alias colliding with a field is silently dropped',
+    createAdapter: wrap((inner) => {
+      const keep = (model: string, join: Joins | undefined): Joins | undefined => {
+        const fields = inner.schema[model]?.fields ?? {}
+        return join && Object.fromEntries(Object.entries(join).filter(([alias]) => alias !== 'id' && !(alias in fields)))
+      }
+      return {
+        findOne: <T extends Row = Row>(args: FindOneArgs) => inner.findOne<T>({ ...args, join: keep(args.model, args.join) }),
+        findMany: <T extends Row = Row>(args: FindManyArgs) => inner.findMany<T>({ ...args, join: keep(args.model, args.join) }),
+      }
+    }),
+    mustFail: ['a join alias colliding with a field, or an unknown model or field, rejects'],
+  },
+  {
+    name: 'joined rows shared between reads',
+    createAdapter: (schema) => {
+      const shared = new Map<string, Row>()
+      const reuse = (joined: Row | null, alias: string): Row | null => {
+        if (!joined) return null
+        const key = `${alias}:${String(joined.id)}`
+        const known = shared.get(key) ?? joined
+        shared.set(key, known)
+        return known
+      }
+      return broken(intact(schema), mappingJoinedRows((row, aliases) => mapJoined(row, aliases, reuse)))
+    },
+    mustFail: ['joined rows are copies: mutating them changes nothing stored'],
   },
 ]
 

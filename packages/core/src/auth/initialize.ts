@@ -6,6 +6,7 @@
  */
 import type { AdapterFactory } from '../db/adapter.js'
 import { createStore } from '../db/store.js'
+import { createPasswordService } from '../accounts/passwords.js'
 import type { AuthContext } from '../endpoint/context.js'
 import { cookieNames } from '../endpoint/cookie-jar.js'
 import type { HandlerRuntime } from '../endpoint/handler.js'
@@ -26,6 +27,8 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     logger,
     hooks: [...plugins.flatMap((plugin) => (plugin.databaseHooks ? [plugin.databaseHooks] : [])), ...(options.databaseHooks ? [options.databaseHooks] : [])],
   })
+  const passwords = createPasswordService(options)
+  if (options.emailAndPassword?.enabled) await passwords.prepare()
   const context: AuthContext = {
     options,
     baseURL: config.baseURL,
@@ -42,6 +45,7 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     logger,
     cookieNames: cookieNames(config.cookieConfig),
     plugins,
+    passwords,
     isTrustedOrigin: config.isTrustedOrigin,
     generateId: config.generateId,
   }

@@ -46,6 +46,30 @@ export interface SortBy {
 
 export type Row = Record<string, unknown>
 
+/**
+ * A many-to-one join: the row of `model` whose `on.references` field equals
+ * the base row's `on.field`. `references` must be `id` or a unique field, so
+ * at most one row matches.
+ *
+ * @example
+ * const joinUser: JoinSpec = { model: 'user', on: { field: 'userId', references: 'id' } }
+ */
+export interface JoinSpec {
+  readonly model: string
+  readonly on: {
+    /** A field of the base model (the one `findOne`/`findMany` reads). */
+    readonly field: string
+    /** A field of the joined model: `id` or a unique field. */
+    readonly references: string
+  }
+}
+
+/**
+ * Joins by alias. Each returned row carries the joined row under its alias,
+ * or `null` when no row matches (LEFT JOIN semantics).
+ */
+export type Joins = Readonly<Record<string, JoinSpec>>
+
 export interface AdapterCapabilities {
   /** Whether `transaction(fn)` gives real isolation and rollback. */
   readonly transactions: boolean
@@ -60,13 +84,29 @@ export interface Adapter {
 
   /** Inserts one row. `data` carries every field, `id` included; returns the stored row. */
   create<T extends Row = Row>(args: { model: string; data: Row }): Promise<T>
-  findOne<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  /**
+   * The first matching row, or null. With `join`, every alias holds the
+   * joined row (keyed by field name, values converted as in any row) or
+   * `null`; SQL adapters answer in one statement. `where` names fields of
+   * `model` only. An alias equal to a field of `model`, an unknown model or
+   * field, or a `references` that is neither `id` nor unique is an error.
+   *
+   * @example
+   * const found = await adapter.findOne<Session & { user: User | null }>({
+   *   model: 'session',
+   *   where: { field: 'token', value: tokenHash },
+   *   join: { user: { model: 'user', on: { field: 'userId', references: 'id' } } },
+   * })
+   */
+  findOne<T extends Row = Row>(args: { model: string; where: WhereInput; join?: Joins }): Promise<T | null>
+  /** Matching rows; `join` as in `findOne`. `where` and `sortBy` name fields of `model` only. */
   findMany<T extends Row = Row>(args: {
     model: string
     where?: WhereInput
     sortBy?: SortBy | readonly SortBy[]
     limit?: number
     offset?: number
+    join?: Joins
   }): Promise<T[]>
   count(args: { model: string; where?: WhereInput }): Promise<number>
   /** Updates the one row the clause matches (the first by id if several do); returns it updated, or null. */

@@ -36,6 +36,15 @@ describe('store', () => {
     })
   })
 
+  it('findOne and findMany pass join through to the adapter', async () => {
+    const { store } = await setup()
+    const user = await store.create({ model: 'user', data: { name: 'Ada', email: 'ada@example.com' } })
+    const session = await store.create({ model: 'session', data: { userId: user.id, token: 'hash', expiresAt: new Date('2026-03-08T10:00:00.000Z') } })
+    const join = { user: { model: 'user', on: { field: 'userId', references: 'id' } } } as const
+    expect(await store.findOne({ model: 'session', where: { field: 'token', value: 'hash' }, join })).toEqual({ ...session, user })
+    expect(await store.findMany({ model: 'session', join })).toEqual([{ ...session, user }])
+  })
+
   it('update sets updatedAt and lowercases', async () => {
     const { store, clock } = await setup()
     await store.create({ model: 'user', data: { name: 'Ada', email: 'ada@example.com' } })

@@ -17,6 +17,7 @@ import type { Method } from './define-endpoint.js'
 import type { GatehouseOptions } from '../options.js'
 import type { GatehousePlugin } from '../plugins/types.js'
 import type { SecondaryStorage } from '../storage/types.js'
+import type { PasswordService } from '../accounts/passwords.js'
 
 export interface AuthContext {
   readonly options: GatehouseOptions
@@ -35,6 +36,8 @@ export interface AuthContext {
   readonly logger: Logger
   readonly cookieNames: CookieNames
   readonly plugins: readonly GatehousePlugin[]
+  /** Hashing, timing-safe verification and the length policy for passwords. */
+  readonly passwords: PasswordService
   /** True for the base URL's origin and every configured trusted origin or pattern (SPEC §5). */
   isTrustedOrigin(origin: string): boolean
   /** A 32-character id from the CSPRNG, or the configured `advanced.generateId`. */

@@ -71,6 +71,7 @@ export const CoreErrors = defineErrors({
   },
   LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  FAILED_TO_SEND_EMAIL: { status: 500, message: 'Failed to send email' },
 })
 
 export type CoreErrorCode = keyof typeof CoreErrors

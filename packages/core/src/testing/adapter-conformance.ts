@@ -2,7 +2,7 @@
  * @module
  * The adapter conformance suite: one list of cases every Gatehouse adapter
  * must pass, so core can rely on the same semantics (case-sensitive strings,
- * literal LIKE metacharacters, atomic `consume`, real rollback) whatever the
+ * literal LIKE metacharacters, LEFT JOIN reads, atomic `consume`, real rollback) whatever the
  * backend. `runAdapterConformance` registers the cases with vitest;
  * `createConformanceSuite` hands them out as plain functions for any other
  * runner, and for proving that the suite catches broken adapters.
@@ -10,6 +10,7 @@
 import { afterAll, describe, it } from 'vitest'
 import { constraintCases } from './conformance/cases-constraints.js'
 import { crudCases } from './conformance/cases-crud.js'
+import { joinCases } from './conformance/cases-joins.js'
 import { operatorCases } from './conformance/cases-operators.js'
 import { queryCases } from './conformance/cases-query.js'
 import { stringCases } from './conformance/cases-strings.js'
@@ -22,6 +23,7 @@ const definitions: readonly CaseDefinition[] = [
   ...operatorCases,
   ...stringCases,
   ...queryCases,
+  ...joinCases,
   ...constraintCases,
   ...transactionCases,
 ]

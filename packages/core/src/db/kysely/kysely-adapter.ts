@@ -12,10 +12,12 @@
  * reset": the token is consumed once).
  */
 import { sql, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
-import type { Adapter, AdapterFactory, Row, SortBy, WhereInput } from '../adapter.js'
+import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'
+import { resolveJoins } from '../join.js'
 import { columnName, tableName, type Schema } from '../schema.js'
 import { supportsReturning, type SqlDialect } from './dialect.js'
 import { toDatabaseError } from './errors.js'
+import { BASE_ALIAS, joinedSelect } from './join-sql.js'
 import { migrateSchema } from './migrate.js'
 import { fromRow, toColumns, withDefaults } from './rows.js'
 import { whereSql } from './where-sql.js'
@@ -101,17 +103,19 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
     }
   }
 
-  function where(model: string, input: WhereInput | undefined): RawBuilder<unknown> {
-    const clause = whereSql({ schema, model, dialect }, input)
+  /** `qualifier` is the base table's alias in a joined select. */
+  function where(model: string, input: WhereInput | undefined, qualifier?: string): RawBuilder<unknown> {
+    const clause = whereSql({ schema, model, dialect, qualifier }, input)
     return clause === undefined ? sql`` : sql` where ${clause}`
   }
 
-  function orderBy(model: string, sortBy: SortBy | readonly SortBy[] | undefined): RawBuilder<unknown> {
+  function orderBy(model: string, sortBy: SortBy | readonly SortBy[] | undefined, qualifier?: string): RawBuilder<unknown> {
     const list: readonly SortBy[] = sortBy === undefined ? [] : isSortList(sortBy) ? sortBy : [sortBy]
     if (list.length === 0) return sql``
     const terms = list.map(({ field, direction }) => {
       if (direction !== 'asc' && direction !== 'desc') throw new TypeError(`Invalid sort direction "${String(direction)}"`)
-      return sql`${sql.id(columnName(schema, model, field))} ${sql.raw(direction)}`
+      const column = columnName(schema, model, field)
+      return sql`${qualifier === undefined ? sql.id(column) : sql.id(qualifier, column)} ${sql.raw(direction)}`
     })
     return sql` order by ${sql.join(terms)}`
   }
@@ -155,7 +159,13 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       return asRow<T>(row)
     },
 
-    async findOne<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+    async findOne<T extends Row = Row>({ model, where: input, join }: { model: string; where: WhereInput; join?: Joins }): Promise<T | null> {
+      const joins = resolveJoins(schema, model, join)
+      if (joins.length > 0) {
+        const { select, read } = joinedSelect(schema, model, joins)
+        const { rows } = await run(model, sql<RawRow>`${select}${where(model, input, BASE_ALIAS)} limit 1`)
+        return rows[0] ? asRow<T>(read(rows[0])) : null
+      }
       const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} limit 1`)
       return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
     },
@@ -166,8 +176,16 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       sortBy?: SortBy | readonly SortBy[]
       limit?: number
       offset?: number
+      join?: Joins
     }): Promise<T[]> {
       const { model } = args
+      const joins = resolveJoins(schema, model, args.join)
+      if (joins.length > 0) {
+        const { select, read } = joinedSelect(schema, model, joins)
+        const tail = sql`${where(model, args.where, BASE_ALIAS)}${orderBy(model, args.sortBy, BASE_ALIAS)}${page(args.limit, args.offset)}`
+        const { rows } = await run(model, sql<RawRow>`${select}${tail}`)
+        return rows.map((row) => asRow<T>(read(row)))
+      }
       const query = sql<RawRow>`select * from ${table(model)}${where(model, args.where)}${orderBy(model, args.sortBy)}${page(args.limit, args.offset)}`
       const { rows } = await run(model, query)
       return rows.map((row) => asRow<T>(fromRow(schema, model, row)))

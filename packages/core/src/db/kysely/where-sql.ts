@@ -23,6 +23,8 @@ export interface WhereContext {
   readonly schema: Schema
   readonly model: string
   readonly dialect: SqlDialect
+  /** Table alias to qualify columns with, where a join makes bare names ambiguous (`id` is in every table). */
+  readonly qualifier?: string
 }
 
 type Fragment = RawBuilder<unknown>
@@ -71,7 +73,8 @@ function clauseSql(context: WhereContext, where: Where): Fragment {
 function conditionSql(context: WhereContext, condition: Condition): Fragment {
   const { schema, model, dialect } = context
   const field = fieldDefinition(getModel(schema, model), model, condition.field)
-  const column = sql.id(columnName(schema, model, condition.field))
+  const name = columnName(schema, model, condition.field)
+  const column = context.qualifier === undefined ? sql.id(name) : sql.id(context.qualifier, name)
   const operator = condition.operator ?? 'eq'
   const value = condition.value
   // `insensitive` only means something for text; on other types it is ignored.

@@ -12,8 +12,10 @@
  * the outer adapter waits for the transaction to end, so awaiting one inside
  * `fn` never finishes (as with a single-connection SQLite database).
  */
-import type { Adapter, AdapterFactory, Row, SortBy, WhereInput } from '../adapter.js'
+import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'
+import { resolveJoins } from '../join.js'
 import type { Schema } from '../schema.js'
+import { attachJoins } from './joins.js'
 import { Mutex } from './mutex.js'
 import * as operations from './operations.js'
 import { Tables } from './tables.js'
@@ -108,8 +110,13 @@ function bindAdapter(schema: Schema, scope: Scope): Adapter {
     async create<T extends Row = Row>({ model, data }: { model: string; data: Row }): Promise<T> {
       return typed<T>(await scope.write((tables) => operations.createRow(schema, tables, model, data)))
     },
-    async findOne<T extends Row = Row>({ model, where }: { model: string; where: WhereInput }): Promise<T | null> {
-      const row = await scope.read((tables) => operations.findOne(schema, tables, model, where))
+    async findOne<T extends Row = Row>({ model, where, join }: { model: string; where: WhereInput; join?: Joins }): Promise<T | null> {
+      const joins = resolveJoins(schema, model, join)
+      const row = await scope.read((tables) => {
+        const found = operations.findOne(schema, tables, model, where)
+        if (found) attachJoins(tables, [found], joins)
+        return found
+      })
       return row ? typed<T>(row) : null
     },
     async findMany<T extends Row = Row>(args: {
@@ -118,8 +125,14 @@ function bindAdapter(schema: Schema, scope: Scope): Adapter {
       sortBy?: SortBy | readonly SortBy[]
       limit?: number
       offset?: number
+      join?: Joins
     }): Promise<T[]> {
-      const rows = await scope.read((tables) => operations.findMany(schema, tables, args))
+      const joins = resolveJoins(schema, args.model, args.join)
+      const rows = await scope.read((tables) => {
+        const found = operations.findMany(schema, tables, args)
+        attachJoins(tables, found, joins)
+        return found
+      })
       return rows.map((row) => typed<T>(row))
     },
     count: ({ model, where }) => scope.read((tables) => operations.count(schema, tables, model, where)),

@@ -1,0 +1,44 @@
+/**
+ * @module
+ * The password service of one `createAuth`: the configured (or default
+ * scrypt) hasher, the timing-safe verifier for unknown users, and the length
+ * policy of SPEC §5 (8..128 by default; too long is refused, never truncated).
+ */
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
+import type { GatehouseOptions } from '../options.js'
+import { createTimingSafeVerifier, defaultPasswordHasher, type PasswordHasher } from '../password/index.js'
+
+export interface PasswordService {
+  hash(password: string): Promise<string>
+  verify(hash: string, password: string): Promise<boolean>
+  /** Verifies against a dummy hash when `hash` is absent, so a miss costs the same work as a wrong password. */
+  verifyOrDummy(hash: string | null | undefined, password: string): Promise<boolean>
+  /** Throws "Password too short" / "Password too long" (400). */
+  checkLength(password: string): void
+  /** Computes the dummy hash ahead of the first miss. */
+  prepare(): Promise<void>
+}
+
+export function createPasswordService(options: GatehouseOptions): PasswordService {
+  const configured = options.emailAndPassword?.password
+  const hasher: PasswordHasher = {
+    hash: configured?.hash ?? defaultPasswordHasher.hash,
+    verify: configured?.verify ?? defaultPasswordHasher.verify,
+  }
+  const timingSafe = createTimingSafeVerifier(hasher)
+  const min = options.emailAndPassword?.minPasswordLength ?? 8
+  const max = options.emailAndPassword?.maxPasswordLength ?? 128
+  return {
+    hash: (password) => hasher.hash(password),
+    verify: (hash, password) => hasher.verify({ hash, password }),
+    verifyOrDummy: (hash, password) => timingSafe.verifyOrDummy(hash, password),
+    checkLength(password) {
+      // Length in code points, so an emoji counts as one character, not two UTF-16 units.
+      const length = [...password].length
+      if (length < min) throw new AuthError(CoreErrors.PASSWORD_TOO_SHORT)
+      if (length > max) throw new AuthError(CoreErrors.PASSWORD_TOO_LONG)
+    },
+    prepare: () => timingSafe.prepare(),
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * @module
+ * Lookups shared by the account routes.
+ */
+import type { Row } from '../db/adapter.js'
+import type { Store } from '../db/store.js'
+import type { User } from '../session/types.js'
+
+export interface Account {
+  [field: string]: unknown
+  id: string
+  providerId: string
+  accountId: string
+  userId: string
+  password: string | null
+  scope: string | null
+  createdAt: Date
+  updatedAt: Date
+}
+
+export const CREDENTIAL_PROVIDER = 'credential'
+
+/** The user with this (already normalised) email. */
+export function findUserByEmail(db: Store, email: string): Promise<User | null> {
+  return db.findOne<User & Row>({ model: 'user', where: { field: 'email', value: email } })
+}
+
+export function findUserById(db: Store, id: string): Promise<User | null> {
+  return db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: id } })
+}
+
+/** The email-and-password account of a user (providerId "credential", SPEC §3). */
+export function findCredentialAccount(db: Store, userId: string): Promise<Account | null> {
+  return db.findOne<Account & Row>({
+    model: 'account',
+    where: [
+      { field: 'userId', value: userId },
+      { field: 'providerId', value: CREDENTIAL_PROVIDER },
+    ],
+  })
+}

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * The SELECT behind `findOne`/`findMany` with `join`: the base table and one
+ * LEFT JOIN per alias, in a single statement, so get-session reads a session
+ * and its user in one round trip (SPEC §3: session.userId → user.id).
+ *
+ * Every table gets a positional alias (`t0` for the base, `t1`… for joins),
+ * which lets one model be joined twice, and every selected column gets a
+ * positional alias (`c0`, `c1`…). Positional names cannot collide with any
+ * column the schema declares, and stay far below PostgreSQL's 63-character
+ * identifier limit, beyond which `"<alias>__<column>"` would be silently
+ * truncated into clashing names. `read` maps them back to field names and
+ * runs the same value conversion as every other row (rows.ts).
+ */
+import { sql, type RawBuilder } from 'kysely'
+import type { Row } from '../adapter.js'
+import type { ResolvedJoin } from '../join.js'
+import { columnName, getModel, tableName, type Schema } from '../schema.js'
+import { fromRow } from './rows.js'
+
+type RawRow = Record<string, unknown>
+
+/** The table alias of the base model: where and order-by columns are qualified with it. */
+export const BASE_ALIAS = 't0'
+
+export interface JoinedSelect {
+  /** `select … from <base> as "t0" left join …`: append where, order by and limit to it. */
+  readonly select: RawBuilder<unknown>
+  /** The base row, with each join's row (or null) under its alias. */
+  read(raw: RawRow): Row
+}
+
+/** One table in the statement: which columns were selected under which alias. */
+interface Source {
+  readonly model: string
+  readonly tableAlias: string
+  /** [column name, select alias] */
+  readonly columns: readonly (readonly [string, string])[]
+}
+
+function columnsOf(schema: Schema, model: string): string[] {
+  const fields = Object.keys(getModel(schema, model).fields)
+  return ['id', ...fields.map((field) => columnName(schema, model, field))]
+}
+
+/** The columns of one source, renamed back from their select aliases. */
+function unalias(source: Source, raw: RawRow): RawRow {
+  const columns: RawRow = {}
+  for (const [column, alias] of source.columns) columns[column] = raw[alias]
+  return columns
+}
+
+/**
+ * Builds the joined SELECT for `model`; `joins` come from `resolveJoins`.
+ *
+ * @example
+ * const { select, read } = joinedSelect(schema, 'session', [{ alias: 'user', model: 'user', field: 'userId', references: 'id' }])
+ * // select "t0"."id" as "c0", … "t1"."id" as "c8", … from "session" as "t0" left join "user" as "t1" on "t1"."id" = "t0"."userId"
+ * const { rows } = await sql`${select} where ${sql.id(BASE_ALIAS, 'token')} = ${hash} limit 1`.execute(db)
+ * const row = rows[0] && read(rows[0]) // { id, userId, …, user: { id, name, … } | null }
+ */
+export function joinedSelect(schema: Schema, model: string, joins: readonly ResolvedJoin[]): JoinedSelect {
+  let next = 0
+  const source = (sourceModel: string, tableAlias: string): Source => ({
+    model: sourceModel,
+    tableAlias,
+    columns: columnsOf(schema, sourceModel).map((column) => [column, `c${String(next++)}`] as const),
+  })
+  const base = source(model, BASE_ALIAS)
+  const joined = joins.map((join, index) => ({ join, source: source(join.model, `t${String(index + 1)}`) }))
+
+  const selectList = [base, ...joined.map((entry) => entry.source)].flatMap(({ tableAlias, columns }) =>
+    columns.map(([column, alias]) => sql`${sql.id(tableAlias, column)} as ${sql.id(alias)}`),
+  )
+  const leftJoins = joined.map(({ join, source: { tableAlias } }) => {
+    const remote = sql.id(tableAlias, columnName(schema, join.model, join.references))
+    const local = sql.id(BASE_ALIAS, columnName(schema, model, join.field))
+    return sql` left join ${sql.id(tableName(schema, join.model))} as ${sql.id(tableAlias)} on ${remote} = ${local}`
+  })
+  const select = sql`select ${sql.join(selectList)} from ${sql.id(tableName(schema, model))} as ${sql.id(BASE_ALIAS)}${sql.join(leftJoins, sql``)}`
+
+  return {
+    select,
+    read(raw) {
+      const row = fromRow(schema, model, unalias(base, raw))
+      for (const { join, source: joinedSource } of joined) {
+        const columns = unalias(joinedSource, raw)
+        // The primary key is never null in a stored row, so a null id means the LEFT JOIN found nothing.
+        row[join.alias] = columns.id === null || columns.id === undefined ? null : fromRow(schema, join.model, columns)
+      }
+      return row
+    },
+  }
+}

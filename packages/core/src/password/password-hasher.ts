@@ -1,0 +1,88 @@
+/**
+ * @module
+ * The password hasher as a replaceable pair of functions, and the verifier
+ * that keeps a failed sign-in equally slow whether or not the account exists.
+ *
+ * Applications swap the algorithm with `emailAndPassword.password.{ hash, verify }`
+ * (for example argon2 from a native module, or a KMS-backed pepper); the rest
+ * of the library only ever sees a {@link PasswordHasher}.
+ */
+
+import { cryptoRandom } from '../crypto/random.js'
+import { hashPassword, verifyPassword } from './scrypt.js'
+
+/** How passwords are hashed and checked. Both functions must not block the event loop. */
+export interface PasswordHasher {
+  /** A self-describing string to store in `account.password`. */
+  hash(password: string): Promise<string>
+  /** Whether `password` matches `hash`; `false` (not an exception) for a malformed hash. */
+  verify(args: { hash: string; password: string }): Promise<boolean>
+}
+
+/**
+ * scrypt with N=16384, r=16, p=1 and a 64-byte key (see `scrypt.ts`).
+ *
+ * @example
+ * const stored = await defaultPasswordHasher.hash('correct horse battery staple')
+ * await defaultPasswordHasher.verify({ hash: stored, password: 'correct horse battery staple' }) // true
+ */
+export const defaultPasswordHasher: PasswordHasher = Object.freeze({
+  hash: (password: string) => hashPassword(password),
+  verify: ({ hash, password }: { hash: string; password: string }) => verifyPassword(hash, password),
+})
+
+export interface TimingSafeVerifier {
+  /**
+   * Verifies `password` against `hash`. With no hash (unknown email, or a user
+   * without a credential account) it verifies against a dummy hash instead and
+   * returns `false`, so both failures cost one full key derivation.
+   */
+  verifyOrDummy(hash: string | null | undefined, password: string): Promise<boolean>
+  /**
+   * Computes the dummy hash now rather than on the first miss. Optional: call
+   * it at start-up so that the first unknown-email sign-in does not cost an
+   * extra hash (one request's worth of timing difference, once per process).
+   */
+  prepare(): Promise<void>
+}
+
+/**
+ * Wraps a hasher so that "Invalid email or password" takes the same work
+ * whether or not the email exists (SPEC §5: "A password hash is still computed
+ * for an unknown user"; prevents account enumeration by timing). The dummy hash
+ * is made once, lazily, by the same hasher, so it has the same parameters and
+ * cost as real hashes, including a replaced hasher's.
+ *
+ * @example
+ * const verifier = createTimingSafeVerifier(defaultPasswordHasher)
+ * const account = await findCredentialAccount(email)
+ * const ok = await verifier.verifyOrDummy(account?.password, body.password)
+ * if (!account || !ok) throw new AuthError('INVALID_EMAIL_OR_PASSWORD')
+ */
+export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVerifier {
+  let dummy: Promise<string> | undefined
+
+  function dummyHash(): Promise<string> {
+    if (dummy === undefined) {
+      // A random password nobody knows: even a user typing the "right" one gets false below.
+      const pending = hasher.hash(cryptoRandom.string(32))
+      dummy = pending
+      // A failure is not cached, so the next miss tries again.
+      pending.catch(() => {
+        if (dummy === pending) dummy = undefined
+      })
+    }
+    return dummy
+  }
+
+  return {
+    async verifyOrDummy(hash, password) {
+      if (typeof hash === 'string' && hash.length > 0) return hasher.verify({ hash, password })
+      await hasher.verify({ hash: await dummyHash(), password })
+      return false
+    },
+    async prepare() {
+      await dummyHash()
+    },
+  }
+}

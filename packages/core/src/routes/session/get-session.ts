@@ -1,0 +1,24 @@
+/**
+ * @module
+ * GET /get-session (SPEC §7): {session, user} or null; 401 when a due
+ * refresh fails. `disableCookieCache` forces a store read; `disableRefresh`
+ * reads without extending the session.
+ */
+import { z } from 'zod'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { resolveSession } from '../../session/resolve-session.js'
+
+export const getSession = defineEndpoint({
+  method: 'GET',
+  path: '/get-session',
+  query: z.object({
+    disableCookieCache: z.stringbool().optional(),
+    disableRefresh: z.stringbool().optional(),
+  }),
+  metadata: { skipRateLimit: true },
+  handler: (ctx) =>
+    resolveSession(ctx, {
+      disableCookieCache: ctx.query.disableCookieCache ?? false,
+      disableRefresh: ctx.query.disableRefresh ?? false,
+    }),
+})

@@ -1,0 +1,59 @@
+/**
+ * @module
+ * POST /sign-in/email (SPEC §5 "Sign-in and sign-up", §7). An unknown email,
+ * a user without a credential account and a wrong password all answer 401
+ * "Invalid email or password" after the same work: a full password hash is
+ * computed in every case (prevents account enumeration by message or timing).
+ */
+import { z } from 'zod'
+import { normalizeEmail } from '../../accounts/email.js'
+import { findCredentialAccount, findUserByEmail } from '../../accounts/users.js'
+import { publicRow } from '../../db/output.js'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { AuthError } from '../../errors/catalogue.js'
+import { CoreErrors } from '../../errors/core-errors.js'
+import { setSessionCookies } from '../../session/session-cookies.js'
+import { createSession } from '../../session/session-store.js'
+import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
+
+export const signInEmail = defineEndpoint({
+  method: 'POST',
+  path: '/sign-in/email',
+  body: z.object({
+    email: z.string(),
+    password: z.string(),
+    callbackURL: z.string().optional(),
+    rememberMe: z.boolean().optional(),
+  }),
+  handler: async (ctx) => {
+    const { body, options, auth } = ctx
+    if (!options.emailAndPassword?.enabled) throw new AuthError(CoreErrors.EMAIL_PASSWORD_DISABLED)
+    const email = normalizeEmail(body.email)
+    if (!email) throw new AuthError(CoreErrors.INVALID_EMAIL)
+
+    const user = await findUserByEmail(ctx.db, email)
+    const account = user ? await findCredentialAccount(ctx.db, user.id) : null
+    const valid = await auth.passwords.verifyOrDummy(account?.password, body.password)
+    if (!user || !account?.password || !valid) throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
+
+    if (options.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+      // SPEC §5: a verification mail is sent if possible, then the call fails.
+      if (canSendVerificationEmail(ctx)) await sendVerificationEmail(ctx, user, { callbackURL: body.callbackURL })
+      throw new AuthError(CoreErrors.EMAIL_NOT_VERIFIED)
+    }
+
+    const dontRemember = body.rememberMe === false
+    const session = await createSession(auth, user, {
+      ipAddress: ctx.ip,
+      userAgent: ctx.headers.get('user-agent'),
+      dontRemember,
+    })
+    setSessionCookies(ctx, session, { dontRemember })
+    return {
+      redirect: body.callbackURL !== undefined,
+      token: session.token,
+      url: body.callbackURL,
+      user: publicRow(auth.schema, 'user', user),
+    }
+  },
+})

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * Finds the caller's session (SPEC §4 "Session"): from the cookie cache when
+ * allowed, else from secondary storage or the database. An expired session is
+ * deleted and its cookies cleared; a session whose last update is older than
+ * `updateAge` is extended, unless the do-not-remember cookie is set or the
+ * caller asked not to refresh.
+ */
+import type { EndpointContext } from '../endpoint/context.js'
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
+import {
+  clearSessionCookies,
+  isDontRemember,
+  readCookieCache,
+  readSessionToken,
+  setCookieCache,
+  setSessionCookies,
+} from './session-cookies.js'
+import { sessionOptions } from './session-options.js'
+import { deleteSessions, findSession, hashSessionToken, refreshSession } from './session-store.js'
+import type { SessionWithUser } from './types.js'
+
+export interface ResolveOptions {
+  /** Sensitive routes (password, email, delete, revoke) pass true: they never trust the cache. */
+  readonly disableCookieCache?: boolean
+  readonly disableRefresh?: boolean
+}
+
+export async function resolveSession(ctx: EndpointContext, options: ResolveOptions = {}): Promise<SessionWithUser | null> {
+  const token = readSessionToken(ctx)
+  if (!token) return null
+  const settings = sessionOptions(ctx.options)
+  const auth = ctx.auth
+
+  if (settings.cookieCache.enabled && !options.disableCookieCache) {
+    const cached = readCookieCache(ctx, hashSessionToken(token))
+    if (cached) return cached
+  }
+
+  const found = await findSession(auth, token)
+  if (!found) {
+    clearSessionCookies(ctx)
+    return null
+  }
+  const now = ctx.clock.now().getTime()
+  if (found.session.expiresAt.getTime() <= now) {
+    await deleteSessions(auth, [found.session.token])
+    clearSessionCookies(ctx)
+    return null
+  }
+
+  const due = now - found.session.updatedAt.getTime() >= settings.updateAge * 1000
+  if (due && !options.disableRefresh && !isDontRemember(ctx)) {
+    const refreshed = await refreshSession(auth, found)
+    // SPEC §7 get-session: 401 if refresh fails (the session vanished under us).
+    if (!refreshed) {
+      clearSessionCookies(ctx)
+      throw new AuthError(CoreErrors.FAILED_TO_GET_SESSION)
+    }
+    setSessionCookies(ctx, { ...refreshed, token })
+    return refreshed
+  }
+  if (settings.cookieCache.enabled) setCookieCache(ctx, found)
+  return found
+}
+
+/** SPEC §6: a fresh session is one updated within `freshAge`; 0 turns the check off. */
+export function isFresh(ctx: Pick<EndpointContext, 'clock' | 'options'>, session: SessionWithUser): boolean {
+  const { freshAge } = sessionOptions(ctx.options)
+  if (freshAge === 0) return true
+  return ctx.clock.now().getTime() - session.session.updatedAt.getTime() < freshAge * 1000
+}

@@ -1,0 +1,98 @@
+/**
+ * @module
+ * The session's cookies (SPEC §3, §9): `session_token` carries the signed
+ * token; `dont_remember` marks a browser-session login (rememberMe off);
+ * `session_data` is the optional cookie cache — the signed {session, user}
+ * with its own short expiry, kept under the ~4093-character cookie limit.
+ */
+import { decodeBase64url, encodeBase64url } from 'oslo/encoding'
+import { reviveDates } from '../db/output.js'
+import type { EndpointContext } from '../endpoint/context.js'
+import { sessionOptions } from './session-options.js'
+import type { Session, SessionWithUser, User } from './types.js'
+
+/** Browsers drop a cookie whose name=value and attributes pass 4096 bytes; SPEC §9 puts the limit at about 4093. */
+export const COOKIE_CACHE_SIZE_LIMIT = 4093
+
+type Ctx = Pick<EndpointContext, 'cookies' | 'clock' | 'options' | 'auth'>
+
+export function readSessionToken(ctx: Pick<EndpointContext, 'cookies'>): string | null {
+  return ctx.cookies.getSigned('session_token')
+}
+
+export function isDontRemember(ctx: Pick<EndpointContext, 'cookies'>): boolean {
+  return ctx.cookies.getSigned('dont_remember') === 'true'
+}
+
+/** Sets the token cookie (and the cache when enabled) for a new or refreshed session. */
+export function setSessionCookies(
+  ctx: Ctx,
+  data: SessionWithUser & { token: string },
+  options: { dontRemember?: boolean } = {},
+): void {
+  const { expiresIn } = sessionOptions(ctx.options)
+  const dontRemember = options.dontRemember ?? isDontRemember(ctx)
+  if (dontRemember) {
+    // No Max-Age: the browser forgets the cookie when it closes (SPEC §9).
+    ctx.cookies.setSigned('session_token', data.token)
+    ctx.cookies.setSigned('dont_remember', 'true')
+  } else {
+    const remaining = Math.floor((data.session.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000)
+    ctx.cookies.setSigned('session_token', data.token, { maxAge: Math.max(0, Math.min(remaining, expiresIn)) })
+  }
+  setCookieCache(ctx, data)
+}
+
+export function setCookieCache(ctx: Ctx, data: SessionWithUser): void {
+  const { cookieCache } = sessionOptions(ctx.options)
+  if (!cookieCache.enabled) return
+  const expiresAt = ctx.clock.now().getTime() + cookieCache.maxAge * 1000
+  const payload = encodePayload({ session: data.session, user: data.user, expiresAt })
+  const name = ctx.cookies.name('session_data')
+  // name=value.signature plus attributes must fit; past the limit the cache is skipped, not truncated.
+  if (name.length + payload.length + 44 + 120 > COOKIE_CACHE_SIZE_LIMIT) {
+    ctx.auth.logger.debug('session cookie cache skipped: payload too large', { bytes: payload.length })
+    ctx.cookies.delete('session_data')
+    return
+  }
+  ctx.cookies.setSigned('session_data', payload, { maxAge: cookieCache.maxAge })
+}
+
+/** The cached {session, user}, if the signed cache cookie is present, unexpired and belongs to this token. */
+export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | null {
+  const raw = ctx.cookies.getSigned('session_data')
+  if (!raw) return null
+  const payload = decodePayload(raw)
+  if (!payload || payload.expiresAt <= ctx.clock.now().getTime()) return null
+  if (payload.session.token !== tokenHash) return null
+  const schema = ctx.auth.schema
+  const session = reviveDates<Session>(schema, 'session', payload.session)
+  if (session.expiresAt.getTime() <= ctx.clock.now().getTime()) return null
+  return { session, user: reviveDates<User>(schema, 'user', payload.user) }
+}
+
+export function clearSessionCookies(ctx: Pick<EndpointContext, 'cookies'>): void {
+  ctx.cookies.delete('session_token')
+  ctx.cookies.delete('session_data')
+  ctx.cookies.delete('dont_remember')
+}
+
+interface CachePayload {
+  readonly session: Session
+  readonly user: User
+  readonly expiresAt: number
+}
+
+function encodePayload(payload: CachePayload): string {
+  return encodeBase64url(new TextEncoder().encode(JSON.stringify(payload)))
+}
+
+function decodePayload(text: string): CachePayload | null {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(decodeBase64url(text))) as Partial<CachePayload>
+    if (typeof parsed.expiresAt !== 'number' || !parsed.session || !parsed.user) return null
+    return parsed as CachePayload
+  } catch {
+    return null
+  }
+}
