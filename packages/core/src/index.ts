@@ -52,6 +52,19 @@ export { memoryStorage } from './storage/memory-storage.js'
 export type { SecondaryStorage } from './storage/types.js'
 export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
 
+export { hashPassword, verifyPassword, detectScryptBackend, defaultPasswordHasher } from './password/index.js'
+export type { PasswordHasher } from './password/index.js'
+export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddleware } from './session/middleware.js'
+export type { Session, SessionWithUser, User } from './session/types.js'
+export type {
+  AccountOptions,
+  EmailAndPasswordOptions,
+  EmailVerificationOptions,
+  MailContext,
+  UserOptions,
+} from './options.js'
+export type { SessionOptions } from './session/session-options.js'
+
 export { manualClock, systemClock } from './crypto/clock.js'
 export type { Clock } from './crypto/clock.js'
 export type { Random } from './crypto/random.js'
