@@ -63,8 +63,9 @@ export const coreSchema = {
   session: {
     fields: {
       userId: { type: 'string', index: true, references: { model: 'user', field: 'id', onDelete: 'cascade' } },
-      // Holds the SHA-256 of the session token, never the token itself.
-      token: { type: 'string', unique: true, returned: false },
+      // Holds the SHA-256 of the session token, never the token itself: a
+      // handle that names the session (list, revoke) but cannot be used as one.
+      token: { type: 'string', unique: true },
       expiresAt: { type: 'date' },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },

@@ -35,19 +35,17 @@ export interface CreatedSession extends SessionWithUser {
 export async function createSession(
   ctx: Ctx,
   user: User,
-  details: { ipAddress?: string | null; userAgent?: string | null; dontRemember?: boolean; db?: Store } = {},
+  details: { ipAddress?: string | null; userAgent?: string | null; db?: Store } = {},
 ): Promise<CreatedSession> {
   const token = generateToken(ctx.random, SESSION_TOKEN_LENGTH)
   const now = ctx.clock.now()
   const { expiresIn } = sessionOptions(ctx.options)
-  // A browser-session login (rememberMe off) still gets a server-side bound: one day at most.
-  const lifetime = details.dontRemember ? Math.min(expiresIn, 24 * 60 * 60) : expiresIn
   const session = await (details.db ?? ctx.db).create<Session & Row>({
     model: 'session',
     data: {
       userId: user.id,
       token: hashSessionToken(token),
-      expiresAt: new Date(now.getTime() + lifetime * 1000),
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
       ipAddress: details.ipAddress ?? null,
       userAgent: details.userAgent ?? null,
     },

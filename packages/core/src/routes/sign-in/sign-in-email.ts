@@ -46,7 +46,6 @@ export const signInEmail = defineEndpoint({
     const session = await createSession(auth, user, {
       ipAddress: ctx.ip,
       userAgent: ctx.headers.get('user-agent'),
-      dontRemember,
     })
     setSessionCookies(ctx, session, { dontRemember })
     return {

@@ -77,7 +77,6 @@ export const signUpEmail = defineEndpoint({
     const session = await createSession(auth, user, {
       ipAddress: ctx.ip,
       userAgent: ctx.headers.get('user-agent'),
-      dontRemember: body.rememberMe === false,
     })
     setSessionCookies(ctx, session, { dontRemember: body.rememberMe === false })
     return { token: session.token as string | null, user: visible }
