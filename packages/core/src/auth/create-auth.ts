@@ -13,6 +13,7 @@ import { createRouter } from '../endpoint/router.js'
 import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
 import type { GatehouseOptions } from '../options.js'
 import type { GatehousePlugin } from '../plugins/types.js'
+import type { InferFields } from '../db/infer.js'
 import { resolveConfig } from './config.js'
 import { initialize } from './initialize.js'
 
@@ -24,11 +25,16 @@ export type PluginEndpoints<P> = P extends readonly [infer Head, ...infer Rest]
 export type AuthEndpoints<O extends GatehouseOptions> = CoreEndpoints &
   PluginEndpoints<NonNullable<O['plugins']> extends readonly GatehousePlugin[] ? NonNullable<O['plugins']> : []>
 
+/** The additional user fields of the options, as a type. */
+export type UserFields<O extends GatehouseOptions> = InferFields<NonNullable<O['user']>['additionalFields']>
+/** The additional session fields of the options, as a type. */
+export type SessionFields<O extends GatehouseOptions> = InferFields<NonNullable<O['session']>['additionalFields']>
+
 export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
   /** Answers a request for any route below `basePath`; mount it in any framework. */
   readonly handler: (request: Request) => Promise<Response>
   /** The endpoints called in-process: `await auth.api.getSession({ headers })`. */
-  readonly api: Api<AuthEndpoints<O>>
+  readonly api: Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>
   readonly options: O
   /** The resolved runtime (database, keys, clock), opened on first use. */
   readonly $context: Promise<HandlerRuntime['context']>
@@ -56,7 +62,7 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
 
   return {
     handler: async (request) => handleRequest(await ready(), request),
-    api: createApi(endpoints, ready) as Api<AuthEndpoints<O>>,
+    api: createApi(endpoints, ready) as Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>,
     options,
     get $context() {
       return ready().then((resolved) => resolved.context)

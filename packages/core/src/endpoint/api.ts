@@ -19,6 +19,7 @@ import {
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
 import { clientIpFromHeaders } from '../security/ip.js'
+import type { Session, User } from '../session/types.js'
 
 type InputField<Key extends string, T> = [T] extends [undefined]
   ? { readonly [K in Key]?: undefined }
@@ -36,13 +37,35 @@ export type ApiArgs<E> = InputField<'body', EndpointBody<E>> &
 
 type Params<E> = {} extends ApiArgs<E> ? [args?: ApiArgs<E>] : [args: ApiArgs<E>]
 
-export interface ApiMethod<E> {
-  (...args: Params<E>): Promise<EndpointResult<E>>
+/**
+ * A result with the configured additional fields added to every user and
+ * session in it. Results are shallow (a few levels of plain objects), so the
+ * walk stays cheap for the type checker.
+ */
+export type WithFields<T, U, S> = T extends Date | Response
+  ? T
+  : T extends User
+    ? T & U
+    : T extends Session
+      ? T & S
+      : T extends readonly (infer Item)[]
+        ? WithFields<Item, U, S>[]
+        : T extends object
+          ? { [K in keyof T]: WithFields<T[K], U, S> }
+          : T
+
+// The plain call comes last, so `ReturnType<typeof auth.api.x>` is the data.
+export interface ApiMethod<E, U = {}, S = {}> {
   (args: ApiArgs<E> & { readonly asResponse: true }): Promise<Response>
-  (args: ApiArgs<E> & { readonly returnHeaders: true }): Promise<{ headers: Headers; response: EndpointResult<E> }>
+  (args: ApiArgs<E> & { readonly returnHeaders: true }): Promise<{
+    headers: Headers
+    response: WithFields<EndpointResult<E>, U, S>
+  }>
+  (...args: Params<E>): Promise<WithFields<EndpointResult<E>, U, S>>
 }
 
-export type Api<M extends EndpointMap> = { readonly [K in keyof M]: ApiMethod<M[K]> }
+/** `U` and `S`: the additional user and session fields, inferred from the options. */
+export type Api<M extends EndpointMap, U = {}, S = {}> = { readonly [K in keyof M]: ApiMethod<M[K], U, S> }
 
 interface RawArgs {
   readonly body?: unknown
