@@ -1,0 +1,130 @@
+/**
+ * @module
+ * GET /verify-email?token&callbackURL (SPEC §4 "Email", §7, §8 "Handling").
+ * The token is the HS256 JWT of verification/email-token.ts: its key serves
+ * no other purpose, so a reset or delete-account token never verifies here.
+ *
+ * - Plain token: the user holding the claimed address becomes verified
+ *   (already verified: still a success, nothing changes).
+ * - Token with `updateTo`: the change-email flow's second step
+ *   (see apply-email-change.ts).
+ *
+ * Errors (token_expired, invalid_token, user_not_found) go to the
+ * callbackURL as `?error=` / `&error=`; without one the reply is 401 with the
+ * code as the message. Success redirects to the callbackURL, else answers
+ * `{ status: true, user }`.
+ *
+ * SPEC §7: verify-email makes the session refresh. A caller already signed in
+ * as this user gets a cookie cache carrying the changed user; with
+ * `autoSignInAfterVerification` a caller without such a session is signed
+ * in — only on the unverified-to-verified transition, so a verification link,
+ * valid for an hour and not single-use, signs in at most once.
+ */
+import { z } from 'zod'
+import { normalizeEmail } from '../../accounts/email.js'
+import { findUserByEmail } from '../../accounts/users.js'
+import type { Row } from '../../db/adapter.js'
+import { publicRow } from '../../db/output.js'
+import type { EndpointContext } from '../../endpoint/context.js'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { AuthError } from '../../errors/catalogue.js'
+import { CoreErrors } from '../../errors/core-errors.js'
+import { resolveSession } from '../../session/resolve-session.js'
+import { setCookieCache, setSessionCookies } from '../../session/session-cookies.js'
+import { createSession, refreshUserInStorage } from '../../session/session-store.js'
+import type { User } from '../../session/types.js'
+import { verifyEmailToken } from '../../verification/email-token.js'
+import { appendQueryParam } from './append-query.js'
+import { applyEmailChange, type VerifyEmailError } from './apply-email-change.js'
+
+type Outcome =
+  | { readonly ok: true; readonly user: User; readonly changed: boolean; readonly newlyVerified: boolean }
+  | { readonly ok: false; readonly error: VerifyEmailError | 'internal_server_error' }
+
+/**
+ * @example
+ * // The mailed link: GET {baseURL}/verify-email?token=eyJ...&callbackURL=/welcome
+ * const { user } = await auth.api.verifyEmail({ query: { token } })
+ */
+export const verifyEmail = defineEndpoint({
+  method: 'GET',
+  path: '/verify-email',
+  query: z.object({
+    token: z.string().optional(),
+    callbackURL: z.string().optional(),
+  }),
+  handler: async (ctx) => {
+    const { callbackURL } = ctx.query
+    let outcome: Outcome
+    try {
+      outcome = await verify(ctx, ctx.query.token ?? '', callbackURL)
+    } catch (error) {
+      // A browser following a mailed link should land on the app's page, not on a JSON error.
+      if (!callbackURL || !(error instanceof AuthError) || error.code !== 'FAILED_TO_SEND_EMAIL') throw error
+      outcome = { ok: false, error: 'internal_server_error' }
+    }
+
+    if (!outcome.ok) {
+      if (callbackURL) return ctx.redirect(appendQueryParam(callbackURL, 'error', outcome.error))
+      throw new AuthError(CoreErrors.UNAUTHORIZED, { message: outcome.error })
+    }
+    await settleSession(ctx, outcome)
+    if (outcome.newlyVerified) await afterVerification(ctx, outcome.user)
+    if (callbackURL) return ctx.redirect(callbackURL)
+    return { status: true, user: publicRow(ctx.auth.schema, 'user', outcome.user) }
+  },
+})
+
+async function verify(ctx: EndpointContext, token: string, callbackURL: string | undefined): Promise<Outcome> {
+  const checked = await verifyEmailToken(ctx, token)
+  if (!checked.ok) return { ok: false, error: checked.reason === 'expired' ? 'token_expired' : 'invalid_token' }
+  const email = normalizeEmail(checked.claims.email)
+  const user = email ? await findUserByEmail(ctx.db, email) : null
+  if (!user) return { ok: false, error: 'user_not_found' }
+
+  if (checked.claims.updateTo !== undefined) {
+    const changed = await applyEmailChange(ctx, user, checked.claims.updateTo, callbackURL)
+    return changed.ok ? { ok: true, user: changed.user, changed: true, newlyVerified: false } : changed
+  }
+
+  if (user.emailVerified) return { ok: true, user, changed: false, newlyVerified: false }
+  const updated = await ctx.db.update<User & Row>({
+    model: 'user',
+    // Still the address the token was issued for: a user who moved on since is not verified by an old link.
+    where: [
+      { field: 'id', value: user.id },
+      { field: 'email', value: user.email },
+    ],
+    update: { emailVerified: true },
+  })
+  if (!updated) return { ok: false, error: 'user_not_found' }
+  return { ok: true, user: updated, changed: true, newlyVerified: true }
+}
+
+/** SPEC §7 "verify-email makes the session refresh", and the optional auto sign-in (SPEC §4 "Email"). */
+async function settleSession(ctx: EndpointContext, outcome: Outcome & { ok: true }): Promise<void> {
+  const { user } = outcome
+  if (outcome.changed) await refreshUserInStorage(ctx.auth, user)
+  const caller = await resolveSession(ctx, { disableCookieCache: true, disableRefresh: true })
+  if (caller && caller.user.id === user.id) {
+    if (outcome.changed) setCookieCache(ctx, { session: caller.session, user: publicRow(ctx.auth.schema, 'user', user) })
+    return
+  }
+  if (!outcome.newlyVerified || !ctx.options.emailVerification?.autoSignInAfterVerification) return
+  const created = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+  setSessionCookies(ctx, created, { dontRemember: false })
+}
+
+/** The change is committed: a failing application callback is logged, not turned into an error for a done verification. */
+async function afterVerification(ctx: EndpointContext, user: User): Promise<void> {
+  const callback = ctx.options.emailVerification?.afterEmailVerification
+  if (!callback) return
+  try {
+    await callback(publicRow(ctx.auth.schema, 'user', user))
+  } catch (error) {
+    ctx.logger.error('afterEmailVerification callback failed', {
+      userId: user.id,
+      error: error instanceof Error ? error.name : typeof error,
+    })
+  }
+}

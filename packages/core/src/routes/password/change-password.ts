@@ -1,0 +1,76 @@
+/**
+ * @module
+ * POST /change-password {newPassword, currentPassword, revokeOtherSessions?}
+ * (SPEC §5 "Account changes", §6, §7) → `{ token, user }`. The session is
+ * read from the store, never the cookie cache (a revoked session must not
+ * change a password). The user needs a credential account with a password
+ * ("Credential account not found") and the current password must match
+ * ("Invalid password").
+ *
+ * The update is a compare-and-swap on the old hash: of two concurrent
+ * changes made with the same current password, one wins and the other gets
+ * "Invalid password", never a silent overwrite.
+ *
+ * With `revokeOtherSessions` every session of the user is deleted in the same
+ * transaction (whoever may know the old password is signed out) and the
+ * caller gets a fresh session: a new token, returned and set as the cookie.
+ * That session is created after the commit, so a rolled-back change never
+ * leaves a session mirrored in secondary storage. Otherwise `token` is null.
+ */
+import { z } from 'zod'
+import { findCredentialAccount } from '../../accounts/users.js'
+import { publicRow } from '../../db/output.js'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { AuthError } from '../../errors/catalogue.js'
+import { CoreErrors } from '../../errors/core-errors.js'
+import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { isDontRemember, setSessionCookies } from '../../session/session-cookies.js'
+import { createSession, deleteUserSessions } from '../../session/session-store.js'
+
+/**
+ * @example
+ * const { token } = await auth.api.changePassword({
+ *   body: { currentPassword: 'old passphrase', newPassword: 'new passphrase', revokeOtherSessions: true },
+ *   headers: request.headers,
+ * })
+ */
+export const changePassword = defineEndpoint({
+  method: 'POST',
+  path: '/change-password',
+  body: z.object({
+    newPassword: z.string(),
+    currentPassword: z.string(),
+    revokeOtherSessions: z.boolean().optional(),
+  }),
+  use: [sensitiveSessionMiddleware],
+  handler: async (ctx) => {
+    const { auth, body } = ctx
+    const { user } = ctx.session
+    auth.passwords.checkLength(body.newPassword)
+    const account = await findCredentialAccount(ctx.db, user.id)
+    const currentHash = account?.password
+    if (!account || !currentHash) throw new AuthError(CoreErrors.CREDENTIAL_ACCOUNT_NOT_FOUND)
+    if (!(await auth.passwords.verify(currentHash, body.currentPassword))) throw new AuthError(CoreErrors.INVALID_PASSWORD)
+    const hash = await auth.passwords.hash(body.newPassword)
+
+    await ctx.db.transaction(async (tx) => {
+      const updated = await tx.update({
+        model: 'account',
+        where: [
+          { field: 'id', value: account.id },
+          { field: 'password', value: currentHash },
+        ],
+        update: { password: hash },
+      })
+      if (!updated) throw new AuthError(CoreErrors.INVALID_PASSWORD)
+      if (body.revokeOtherSessions) await deleteUserSessions(auth, user.id, undefined, tx)
+    })
+
+    const visible = publicRow(auth.schema, 'user', user)
+    if (!body.revokeOtherSessions) return { token: null as string | null, user: visible }
+    const dontRemember = isDontRemember(ctx)
+    const created = await createSession(auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+    setSessionCookies(ctx, created, { dontRemember })
+    return { token: created.token as string | null, user: visible }
+  },
+})

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * POST /reset-password {newPassword, token?} or ?token= (SPEC §4 "Password
+ * reset", §5, §7). The token is consumed inside the same transaction that
+ * writes the password, so the reset is all or nothing and a token works once:
+ * of two concurrent resets with one token exactly one succeeds, the other
+ * gets 400 "invalid token". The credential account's password is replaced,
+ * or a credential account is created for a user who had none (a social-only
+ * user who chose to set a password this way). Every other reset link of the
+ * user dies with it, and with `revokeSessionsOnPasswordReset` every session.
+ *
+ * A cheap look-up rejects an unknown token before the password is hashed, so
+ * random tokens cannot make the server burn scrypt work; the hash is computed
+ * outside the transaction so no lock is held while it runs.
+ */
+import { z } from 'zod'
+import { CREDENTIAL_PROVIDER, findCredentialAccount, findUserById } from '../../accounts/users.js'
+import { publicRow } from '../../db/output.js'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { AuthError } from '../../errors/catalogue.js'
+import { CoreErrors } from '../../errors/core-errors.js'
+import { deleteUserSessions } from '../../session/session-store.js'
+import type { User } from '../../session/types.js'
+import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
+
+/** SPEC §3: reset tokens live under identifiers "reset-password:{token}" (the token's hash here) holding the user id. */
+const RESET_IDENTIFIER_PREFIX = 'reset-password:'
+
+/**
+ * @example
+ * await auth.api.resetPassword({ body: { newPassword: 'a new long passphrase', token } })
+ * // { status: true }
+ */
+export const resetPassword = defineEndpoint({
+  method: 'POST',
+  path: '/reset-password',
+  body: z.object({
+    newPassword: z.string(),
+    token: z.string().optional(),
+  }),
+  query: z.object({ token: z.string().optional() }),
+  handler: async (ctx) => {
+    const { auth, options } = ctx
+    const token = ctx.body.token ?? ctx.query.token
+    if (!token) throw new AuthError(CoreErrors.INVALID_TOKEN)
+    auth.passwords.checkLength(ctx.body.newPassword)
+    if (!(await peekVerificationToken(auth, 'reset-password', token))) throw new AuthError(CoreErrors.INVALID_TOKEN)
+    const hash = await auth.passwords.hash(ctx.body.newPassword)
+
+    const user = await ctx.db.transaction(async (tx): Promise<User> => {
+      const userId = await consumeVerificationToken(auth, 'reset-password', token, tx)
+      if (!userId) throw new AuthError(CoreErrors.INVALID_TOKEN)
+      const found = await findUserById(tx, userId)
+      if (!found) throw new AuthError(CoreErrors.INVALID_TOKEN)
+      const account = await findCredentialAccount(tx, found.id)
+      if (account) {
+        await tx.update({ model: 'account', where: { field: 'id', value: account.id }, update: { password: hash } })
+      } else {
+        await tx.create({
+          model: 'account',
+          data: { providerId: CREDENTIAL_PROVIDER, accountId: found.id, userId: found.id, password: hash },
+        })
+      }
+      // An older reset mail must not reopen the account once a new password is set.
+      await tx.deleteMany({
+        model: 'verification',
+        where: [
+          { field: 'identifier', operator: 'starts_with', value: RESET_IDENTIFIER_PREFIX },
+          { field: 'value', value: found.id },
+        ],
+      })
+      if (options.emailAndPassword?.revokeSessionsOnPasswordReset) await deleteUserSessions(auth, found.id, undefined, tx)
+      return found
+    })
+
+    const onPasswordReset = options.emailAndPassword?.onPasswordReset
+    if (onPasswordReset) {
+      try {
+        await onPasswordReset({ user: publicRow(auth.schema, 'user', user) })
+      } catch (error) {
+        // The reset is committed: report the callback's failure to the operator, not as a failed reset.
+        ctx.logger.error('onPasswordReset callback failed', {
+          userId: user.id,
+          error: error instanceof Error ? error.name : typeof error,
+        })
+      }
+    }
+    return { status: true }
+  },
+})
