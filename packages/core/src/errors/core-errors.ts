@@ -71,7 +71,17 @@ export const CoreErrors = defineErrors({
   },
   LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+
+  // Account changes (SPEC §5): messages the spec names without listing them in §8, and the ones it leaves to us.
+  EMAIL_IS_THE_SAME: { status: 400, message: 'Email is the same' },
+  COULDNT_UPDATE_EMAIL: { status: 400, message: "Couldn't update your email" },
+  NO_FIELDS_TO_UPDATE: { status: 400, message: 'No fields to update' },
+  // SPEC §6: delete-user exists only when enabled, so a disabled one answers like an unknown route.
+  DELETE_USER_DISABLED: { status: 404, message: 'Delete user is disabled' },
   FAILED_TO_SEND_EMAIL: { status: 500, message: 'Failed to send email' },
+  // send-verification-email with a session (SPEC §5 "Account changes": the email must be the user's own and unverified)
+  EMAIL_MISMATCH: { status: 400, message: 'Email mismatch' },
+  EMAIL_ALREADY_VERIFIED: { status: 400, message: 'Email is already verified' },
 })
 
 export type CoreErrorCode = keyof typeof CoreErrors

@@ -12,6 +12,19 @@ import { signInEmail } from './sign-in/sign-in-email.js'
 import { signUpEmail } from './sign-in/sign-up-email.js'
 import { errorPage } from './system/error-page.js'
 import { ok } from './system/ok.js'
+import { changeEmail } from './user/change-email.js'
+import { deleteUser } from './user/delete-user.js'
+import { deleteUserCallback } from './user/delete-user-callback.js'
+import { updateUser } from './user/update-user.js'
+import { listAccounts } from './account/list-accounts.js'
+import { unlinkAccount } from './account/unlink-account.js'
+import { sendVerificationEmail } from './email/send-verification-email.js'
+import { verifyEmail } from './email/verify-email.js'
+import { changePassword } from './password/change-password.js'
+import { forgetPassword, requestPasswordReset } from './password/request-password-reset.js'
+import { resetPassword } from './password/reset-password.js'
+import { resetPasswordCallback } from './password/reset-password-callback.js'
+import { setPassword } from './password/set-password.js'
 
 export const coreEndpoints = {
   signUpEmail,
@@ -24,6 +37,20 @@ export const coreEndpoints = {
   revokeOtherSessions,
   ok,
   error: errorPage,
+  updateUser,
+  changeEmail,
+  deleteUser,
+  deleteUserCallback,
+  listAccounts,
+  unlinkAccount,
+  sendVerificationEmail,
+  verifyEmail,
+  requestPasswordReset,
+  forgetPassword,
+  resetPasswordCallback,
+  resetPassword,
+  changePassword,
+  setPassword,
 } as const
 
 export type CoreEndpoints = typeof coreEndpoints

@@ -1,0 +1,93 @@
+/**
+ * @module
+ * Deleting a user (SPEC §4 "Delete user": "Deletion removes the user,
+ * sessions and accounts"), shared by POST /delete-user and GET
+ * /delete-user/callback so both delete the same way.
+ *
+ * `beforeDelete` runs first and may throw to veto. Then one transaction
+ * consumes the delete-account token (when the deletion was authorised by
+ * one) and deletes the user's sessions, accounts, pending reset and
+ * delete-account tokens, and the user. Foreign keys would cascade most of
+ * this, but the sessions are deleted explicitly so their copies in secondary
+ * storage go too; a session left there would stay usable after deletion.
+ * Because the token is consumed inside the transaction, it is used up if and
+ * only if the user is deleted: a token of another user, or one a concurrent
+ * request consumed first, rolls everything back.
+ * (`beforeDelete` runs before the transaction, so it may run for each of
+ * several concurrent clicks on one link; only one of them deletes, and only
+ * that one runs `afterDelete`.)
+ */
+import type { WhereInput } from '../../db/adapter.js'
+import type { EndpointContext } from '../../endpoint/context.js'
+import { clearSessionCookies } from '../../session/session-cookies.js'
+import { deleteSessions, userSessions } from '../../session/session-store.js'
+import type { User } from '../../session/types.js'
+import { consumeVerificationToken } from '../../verification/verification-token.js'
+
+export interface RemoveUserOptions {
+  /** A delete-account token authorising the deletion; it must name this user and is consumed with it. */
+  readonly token?: string
+}
+
+export type RemoveUserResult = { readonly ok: true } | { readonly ok: false; readonly reason: 'invalid-token' }
+
+/** Thrown inside the transaction to roll it back; never leaves this module. */
+class TokenRejected extends Error {}
+
+/**
+ * Deletes `user` and everything that signs them in, then clears the caller's
+ * session cookies.
+ *
+ * @example
+ * const result = await removeUser(ctx, user, { token })
+ * if (!result.ok) throw new AuthError(CoreErrors.INVALID_TOKEN)
+ */
+export async function removeUser(ctx: EndpointContext, user: User, options: RemoveUserOptions = {}): Promise<RemoveUserResult> {
+  const hooks = ctx.options.user?.deleteUser
+  await hooks?.beforeDelete?.(user)
+
+  let tokenHashes: string[]
+  try {
+    tokenHashes = await ctx.db.transaction(async (tx) => {
+      if (options.token !== undefined) {
+        const owner = await consumeVerificationToken(ctx.auth, 'delete-account', options.token, tx)
+        if (owner !== user.id) throw new TokenRejected()
+      }
+      const sessions = await userSessions({ ...ctx.auth, db: tx }, user.id)
+      const hashes = sessions.map((session) => session.token)
+      await deleteSessions(ctx.auth, hashes, tx)
+      await tx.deleteMany({ model: 'account', where: { field: 'userId', value: user.id } })
+      await tx.deleteMany({ model: 'verification', where: pendingTokensOf(user.id) })
+      await tx.delete({ model: 'user', where: { field: 'id', value: user.id } })
+      return hashes
+    })
+  } catch (error) {
+    if (error instanceof TokenRejected) return { ok: false, reason: 'invalid-token' }
+    throw error
+  }
+
+  // A read that raced the transaction may have mirrored a session back into
+  // secondary storage from the not-yet-committed database: clear it again.
+  await deleteSessions(ctx.auth, tokenHashes)
+  clearSessionCookies(ctx)
+  try {
+    await hooks?.afterDelete?.(user)
+  } catch (error) {
+    // The user is gone: failing the request now would report an error for a deletion that happened.
+    ctx.logger.error('deleteUser.afterDelete failed', { userId: user.id, error: error instanceof Error ? error.name : typeof error })
+  }
+  return { ok: true }
+}
+
+/** Reset-password and delete-account tokens hold the user id as their value (SPEC §3). */
+function pendingTokensOf(userId: string): WhereInput {
+  return [
+    { field: 'value', value: userId },
+    {
+      or: [
+        { field: 'identifier', operator: 'starts_with', value: 'reset-password:' },
+        { field: 'identifier', operator: 'starts_with', value: 'delete-account-' },
+      ],
+    },
+  ]
+}
