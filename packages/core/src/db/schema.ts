@@ -4,7 +4,8 @@
  * tables (SPEC §3 "Identity entities"), every plugin's tables and the
  * application's additional fields are merged into one `Schema`, which the
  * adapters and the migrator read. Every model has an implicit string primary
- * key `id`.
+ * key `id`. Besides single-field `unique`, a model may list composite unique
+ * constraints: fields that must be unique together.
  */
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'json'
@@ -37,16 +38,37 @@ export interface FieldDefinition {
   readonly returned?: boolean
 }
 
+/**
+ * Fields that must be unique together, in index order. As in SQL, a tuple
+ * holding a null never collides with another: the constraint only binds rows
+ * where every field has a value.
+ */
+export type CompositeUnique = readonly string[]
+
 export interface ModelDefinition {
   /** Table name when it differs from the model name. */
   readonly tableName?: string
   readonly fields: Readonly<Record<string, FieldDefinition>>
+  /** Composite unique constraints, each naming two or more fields (or `id`); one field uses `FieldDefinition.unique`. */
+  readonly unique?: readonly CompositeUnique[]
 }
 
 export type Schema = Readonly<Record<string, ModelDefinition>>
 
-/** A schema fragment a plugin or an application contributes: new models, or fields on existing ones. */
-export type SchemaExtension = Readonly<Record<string, { readonly tableName?: string; readonly fields: Readonly<Record<string, FieldDefinition>> }>>
+/**
+ * A schema fragment a plugin or an application contributes: new models,
+ * fields on existing ones, or composite unique constraints on either.
+ */
+export type SchemaExtension = Readonly<
+  Record<
+    string,
+    {
+      readonly tableName?: string
+      readonly fields?: Readonly<Record<string, FieldDefinition>>
+      readonly unique?: readonly CompositeUnique[]
+    }
+  >
+>
 
 /** SPEC §3 "Identity entities". */
 export const coreSchema = {
@@ -88,6 +110,11 @@ export const coreSchema = {
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
     },
+    // One account per provider identity. A credential account's accountId is
+    // the user id, so this also means one credential account per user: two
+    // concurrent set-password or reset-password calls cannot both insert one,
+    // which a read-then-insert under READ COMMITTED would allow.
+    unique: [['providerId', 'accountId']],
   },
   verification: {
     fields: {
@@ -110,35 +137,91 @@ export const coreSchema = {
 
 /**
  * Merges extensions into a base schema: new models are added, fields on
- * existing models are appended. A field that already exists is an error,
- * so two plugins cannot silently fight over one column.
+ * existing models are appended, composite unique constraints are appended to
+ * the model's list (an identical one is kept once). A field that already
+ * exists is an error, so two plugins cannot silently fight over one column;
+ * so is a constraint naming a field the merged model does not have.
  *
  * @example
  * const schema = mergeSchemas(coreSchema, organizationPlugin.schema, { user: { fields: { plan: { type: 'string', required: false } } } })
+ *
+ * @example
+ * // a plugin making (organizationId, slug) unique on its own model
+ * mergeSchemas(coreSchema, { team: { fields: { organizationId: { type: 'string' }, slug: { type: 'string' } }, unique: [['organizationId', 'slug']] } })
  */
 export function mergeSchemas(base: Schema, ...extensions: ReadonlyArray<SchemaExtension | undefined>): Schema {
-  const merged: Record<string, { tableName?: string; fields: Record<string, FieldDefinition> }> = {}
-  for (const [model, definition] of Object.entries(base)) {
-    merged[model] = { ...definition, fields: { ...definition.fields } }
-  }
+  const merged: Record<string, MergingModel> = {}
+  for (const [model, definition] of Object.entries(base)) merged[model] = startModel(definition)
   for (const extension of extensions) {
     if (!extension) continue
     for (const [model, definition] of Object.entries(extension)) {
       const target = merged[model]
       if (!target) {
-        merged[model] = { ...definition, fields: { ...definition.fields } }
+        merged[model] = startModel(definition)
         continue
       }
       if (definition.tableName) target.tableName = definition.tableName
-      for (const [field, fieldDefinition] of Object.entries(definition.fields)) {
+      for (const [field, fieldDefinition] of Object.entries(definition.fields ?? {})) {
         if (field === 'id' || field in target.fields) {
           throw new Error(`Schema conflict: field "${model}.${field}" is defined twice`)
         }
         target.fields[field] = fieldDefinition
       }
+      appendUnique(target.unique, definition.unique)
     }
   }
-  return merged
+  const schema: Record<string, ModelDefinition> = {}
+  for (const [model, { unique, ...definition }] of Object.entries(merged)) {
+    schema[model] = unique.length > 0 ? { ...definition, unique } : definition
+  }
+  validateCompositeUniques(schema)
+  return schema
+}
+
+interface MergingModel {
+  tableName?: string
+  fields: Record<string, FieldDefinition>
+  unique: CompositeUnique[]
+}
+
+function startModel(definition: SchemaExtension[string]): MergingModel {
+  const model: MergingModel = { fields: { ...definition.fields }, unique: [] }
+  if (definition.tableName !== undefined) model.tableName = definition.tableName
+  appendUnique(model.unique, definition.unique)
+  return model
+}
+
+function appendUnique(target: CompositeUnique[], added: readonly CompositeUnique[] | undefined): void {
+  for (const fields of added ?? []) {
+    // Two plugins asking for the same constraint need one index, not two with one name.
+    if (!target.some((existing) => sameFields(existing, fields))) target.push([...fields])
+  }
+}
+
+function sameFields(a: CompositeUnique, b: CompositeUnique): boolean {
+  return a.length === b.length && a.every((field, index) => field === b[index])
+}
+
+/**
+ * Throws unless every composite unique constraint names two or more distinct
+ * fields that its model has (or `id`). `mergeSchemas` runs it; an adapter
+ * given a hand-written schema can too, so a misspelt field fails at start-up
+ * instead of silently constraining nothing.
+ *
+ * @example
+ * validateCompositeUniques({ item: { fields: { a: { type: 'string' } }, unique: [['a', 'b']] } }) // throws: "item.b" does not exist
+ */
+export function validateCompositeUniques(schema: Schema): void {
+  for (const [model, definition] of Object.entries(schema)) {
+    for (const fields of definition.unique ?? []) {
+      const label = `Composite unique constraint [${fields.join(', ')}] on "${model}"`
+      if (fields.length < 2) throw new Error(`${label} needs two or more fields; mark a single field \`unique: true\` instead`)
+      if (new Set(fields).size !== fields.length) throw new Error(`${label} names a field twice`)
+      for (const field of fields) {
+        if (field !== 'id' && !(field in definition.fields)) throw new Error(`${label} names "${model}.${field}", which does not exist`)
+      }
+    }
+  }
 }
 
 export function getModel(schema: Schema, model: string): ModelDefinition {

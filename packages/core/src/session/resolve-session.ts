@@ -65,9 +65,15 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
   return found
 }
 
-/** SPEC §6: a fresh session is one updated within `freshAge`; 0 turns the check off. */
+/**
+ * SPEC §6: a fresh session is a recent one, within `freshAge`; 0 turns the
+ * check off. Recency is measured from the session's creation, i.e. from when
+ * the user last proved who they are: `updatedAt` moves on every refresh
+ * (with the default ages a daily visitor would stay "fresh" forever), so it
+ * cannot say how long ago the password was typed.
+ */
 export function isFresh(ctx: Pick<EndpointContext, 'clock' | 'options'>, session: SessionWithUser): boolean {
   const { freshAge } = sessionOptions(ctx.options)
   if (freshAge === 0) return true
-  return ctx.clock.now().getTime() - session.session.updatedAt.getTime() < freshAge * 1000
+  return ctx.clock.now().getTime() - session.session.createdAt.getTime() < freshAge * 1000
 }

@@ -20,7 +20,7 @@ import type { Account } from '../../accounts/users.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { freshSessionMiddleware } from './fresh-session.js'
+import { freshSessionMiddleware } from '../../session/middleware.js'
 
 /**
  * @example

@@ -29,13 +29,11 @@
 import { z } from 'zod'
 import { deliverMail } from '../../accounts/mail.js'
 import { findCredentialAccount } from '../../accounts/users.js'
-import type { EndpointContext } from '../../endpoint/context.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
-import { sessionOptions } from '../../session/session-options.js'
-import type { Session } from '../../session/types.js'
+import { isFresh } from '../../session/resolve-session.js'
 import { createVerificationToken, deleteVerificationToken } from '../../verification/verification-token.js'
 import { removeUser } from './remove-user.js'
 
@@ -61,7 +59,7 @@ export const deleteUser = defineEndpoint({
   handler: async (ctx) => {
     const settings = ctx.options.user?.deleteUser
     if (!settings?.enabled) throw new AuthError(CoreErrors.DELETE_USER_DISABLED)
-    const { user, session } = ctx.session
+    const { user } = ctx.session
     const { password, token, callbackURL } = ctx.body ?? {}
 
     if (password !== undefined) {
@@ -92,7 +90,7 @@ export const deleteUser = defineEndpoint({
       return { success: true, message: 'Verification email sent' }
     }
 
-    if (!isRecent(ctx, session)) {
+    if (!isFresh(ctx, ctx.session)) {
       const credential = await findCredentialAccount(ctx.db, user.id)
       if (credential?.password) throw new AuthError(CoreErrors.USER_ALREADY_HAS_PASSWORD)
       throw new AuthError(CoreErrors.SESSION_EXPIRED)
@@ -101,10 +99,3 @@ export const deleteUser = defineEndpoint({
     return { success: true, message: 'User deleted' }
   },
 })
-
-/** Created within `freshAge` (SPEC §6); a fresh age of 0 turns the check off. */
-function isRecent(ctx: Pick<EndpointContext, 'clock' | 'options'>, session: Session): boolean {
-  const { freshAge } = sessionOptions(ctx.options)
-  if (freshAge === 0) return true
-  return ctx.clock.now().getTime() - session.createdAt.getTime() < freshAge * 1000
-}
