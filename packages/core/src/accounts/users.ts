@@ -2,7 +2,7 @@
  * @module
  * Lookups shared by the account routes.
  */
-import type { Row } from '../db/adapter.js'
+import { isUniqueViolation, type Row } from '../db/adapter.js'
 import type { Store } from '../db/store.js'
 import type { User } from '../session/types.js'
 
@@ -38,4 +38,31 @@ export function findCredentialAccount(db: Store, userId: string): Promise<Accoun
       { field: 'providerId', value: CREDENTIAL_PROVIDER },
     ],
   })
+}
+
+/**
+ * Moves a user's email from `from` to `update.email` as one compare-and-set:
+ * matching the old address too means a concurrent change of the same user is
+ * never overwritten. Null when the user no longer has `from`; 'taken' when
+ * the unique index says the new address belongs to someone else.
+ */
+export async function moveEmail(
+  db: Store,
+  userId: string,
+  from: string,
+  update: { email: string; emailVerified: boolean },
+): Promise<User | 'taken' | null> {
+  try {
+    return await db.update<User & Row>({
+      model: 'user',
+      where: [
+        { field: 'id', value: userId },
+        { field: 'email', value: from },
+      ],
+      update,
+    })
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'taken'
+    throw error
+  }
 }

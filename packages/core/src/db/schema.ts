@@ -204,7 +204,7 @@ function sameFields(a: CompositeUnique, b: CompositeUnique): boolean {
 
 /**
  * Throws unless every composite unique constraint names two or more distinct
- * fields that its model has (or `id`). `mergeSchemas` runs it; an adapter
+ * fields that its model has (or `id`), none of them `json`. `mergeSchemas` runs it; an adapter
  * given a hand-written schema can too, so a misspelt field fails at start-up
  * instead of silently constraining nothing.
  *
@@ -218,7 +218,11 @@ export function validateCompositeUniques(schema: Schema): void {
       if (fields.length < 2) throw new Error(`${label} needs two or more fields; mark a single field \`unique: true\` instead`)
       if (new Set(fields).size !== fields.length) throw new Error(`${label} names a field twice`)
       for (const field of fields) {
-        if (field !== 'id' && !(field in definition.fields)) throw new Error(`${label} names "${model}.${field}", which does not exist`)
+        if (field === 'id') continue
+        const fieldDefinition = definition.fields[field]
+        if (!fieldDefinition) throw new Error(`${label} names "${model}.${field}", which does not exist`)
+        // JSON is compared by content nowhere (memory compares objects by identity, MySQL cannot index LONGTEXT).
+        if (fieldDefinition.type === 'json') throw new Error(`${label} names "${model}.${field}", a json field, which cannot be unique`)
       }
     }
   }

@@ -1,7 +1,8 @@
 /**
  * @module
  * The constraints a SQL schema would enforce, enforced by the in-memory
- * adapter: unique fields (nulls never collide, as in SQL), foreign keys on
+ * adapter: unique fields and composite unique constraints (nulls never
+ * collide, as in SQL), foreign keys on
  * write, and `onDelete` cascade / set null / restrict on delete. Checks run
  * on a fork of the tables after the write is applied, so a failure simply
  * discards the fork and nothing is half-written.
@@ -11,9 +12,10 @@ import { getModel, isRequired, type FieldReference, type Schema } from '../schem
 import type { Tables } from './tables.js'
 import { sameValue } from './values.js'
 
-/** Unique and foreign key checks for a row just written to `model`. */
+/** Unique, composite unique and foreign key checks for a row just written to `model`. */
 export function checkRow(schema: Schema, tables: Tables, model: string, row: Row): void {
-  for (const [field, definition] of Object.entries(getModel(schema, model).fields)) {
+  const modelDefinition = getModel(schema, model)
+  for (const [field, definition] of Object.entries(modelDefinition.fields)) {
     const value = row[field]
     if (value === null || value === undefined) continue
     if (definition.unique) {
@@ -28,6 +30,15 @@ export function checkRow(schema: Schema, tables: Tables, model: string, row: Row
         'FOREIGN_KEY_VIOLATION',
         `${model}.${field} references a missing ${definition.references.model}.${definition.references.field}`,
       )
+    }
+  }
+  for (const fields of modelDefinition.unique ?? []) {
+    // SQL semantics: NULL equals nothing, so a tuple holding one is never a duplicate.
+    if (fields.some((field) => row[field] === null || row[field] === undefined)) continue
+    for (const other of tables.rows(model).values()) {
+      if (other.id !== row.id && fields.every((field) => sameValue(other[field], row[field]))) {
+        throw new DatabaseError('UNIQUE_VIOLATION', `(${fields.map((field) => `${model}.${field}`).join(', ')}) must be unique together`)
+      }
     }
   }
 }

@@ -14,7 +14,7 @@
  */
 import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'
 import { resolveJoins } from '../join.js'
-import type { Schema } from '../schema.js'
+import { validateCompositeUniques, type Schema } from '../schema.js'
 import { attachJoins } from './joins.js'
 import { Mutex } from './mutex.js'
 import * as operations from './operations.js'
@@ -44,6 +44,8 @@ interface Scope {
  */
 export function memoryAdapter(options: MemoryAdapterOptions = {}): AdapterFactory {
   return ({ schema }) => {
+    // A hand-written schema has not been through mergeSchemas: a misspelt field would constrain nothing.
+    validateCompositeUniques(schema)
     const committed = new Tables()
     for (const [model, rows] of Object.entries(options.initialData ?? {})) {
       for (const row of rows) applyWrite(committed, (tables) => operations.createRow(schema, tables, model, row))

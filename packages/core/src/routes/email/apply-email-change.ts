@@ -14,7 +14,7 @@
  * the link, still valid, can simply be clicked again.
  */
 import { normalizeEmail } from '../../accounts/email.js'
-import { isUniqueViolation, type Row } from '../../db/adapter.js'
+import { moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import type { User } from '../../session/types.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
@@ -44,7 +44,7 @@ export async function applyEmailChange(
   // change-email never signs such a token; a token naming no real change is not one of ours to honour.
   if (!newEmail || newEmail === user.email) return { ok: false, error: 'invalid_token' }
 
-  const moved = await moveEmail(ctx, user.id, user.email, { email: newEmail, emailVerified: false })
+  const moved = await moveEmail(ctx.db, user.id, user.email, { email: newEmail, emailVerified: false })
   if (moved === 'taken') return { ok: false, error: 'email_already_exists' }
   if (!moved) return { ok: false, error: 'user_not_found' }
 
@@ -52,7 +52,7 @@ export async function applyEmailChange(
     try {
       await sendVerificationEmail(ctx, moved, { callbackURL })
     } catch (error) {
-      const restored = await moveEmail(ctx, user.id, newEmail, { email: user.email, emailVerified: user.emailVerified }).catch(
+      const restored = await moveEmail(ctx.db, user.id, newEmail, { email: user.email, emailVerified: user.emailVerified }).catch(
         () => null,
       )
       if (!restored || restored === 'taken') {
@@ -62,26 +62,4 @@ export async function applyEmailChange(
     }
   }
   return { ok: true, user: moved }
-}
-
-/** The updated user; null when the user no longer has `from`; 'taken' when the new address belongs to someone. */
-async function moveEmail(
-  ctx: EndpointContext,
-  userId: string,
-  from: string,
-  update: { email: string; emailVerified: boolean },
-): Promise<User | 'taken' | null> {
-  try {
-    return await ctx.db.update<User & Row>({
-      model: 'user',
-      where: [
-        { field: 'id', value: userId },
-        { field: 'email', value: from },
-      ],
-      update,
-    })
-  } catch (error) {
-    if (isUniqueViolation(error)) return 'taken'
-    throw error
-  }
 }

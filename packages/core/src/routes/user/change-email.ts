@@ -22,8 +22,7 @@
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
 import { deliverMail } from '../../accounts/mail.js'
-import { findUserByEmail } from '../../accounts/users.js'
-import { isUniqueViolation, type Row } from '../../db/adapter.js'
+import { findUserByEmail, moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
@@ -84,7 +83,8 @@ async function changeUnverifiedEmail(
   callbackURL: string | undefined,
 ): Promise<void> {
   const { user } = current
-  const updated = await setEmail(ctx, user.id, user.email, newEmail)
+  const moved = await moveEmail(ctx.db, user.id, user.email, { email: newEmail, emailVerified: false })
+  const updated = moved === 'taken' ? null : moved
   if (!updated) throw new AuthError(CoreErrors.COULDNT_UPDATE_EMAIL)
 
   if (canSendVerificationEmail(ctx)) {
@@ -92,28 +92,10 @@ async function changeUnverifiedEmail(
       await sendVerificationEmail(ctx, updated, { callbackURL })
     } catch (error) {
       // No half-done change: put the old address back before reporting the failed mail.
-      const restored = await setEmail(ctx, user.id, newEmail, user.email).catch(() => null)
+      const restored = await moveEmail(ctx.db, user.id, newEmail, { email: user.email, emailVerified: false }).catch(() => null)
       if (!restored) ctx.logger.error('change-email: could not restore the previous email', { userId: user.id })
       throw error
     }
   }
   await publishUserChange(ctx, current, updated)
-}
-
-/** Moves the user from `from` to `to` (unverified); null when the user no longer has `from` or `to` is taken. */
-async function setEmail(ctx: EndpointContext, userId: string, from: string, to: string): Promise<User | null> {
-  try {
-    return await ctx.db.update<User & Row>({
-      model: 'user',
-      // Matching the old address too: a concurrent change of the same user is not overwritten.
-      where: [
-        { field: 'id', value: userId },
-        { field: 'email', value: from },
-      ],
-      update: { email: to, emailVerified: false },
-    })
-  } catch (error) {
-    if (isUniqueViolation(error)) return null
-    throw error
-  }
 }
