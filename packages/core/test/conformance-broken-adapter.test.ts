@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import type { Adapter, Condition, Joins, Row, SortBy, Where, WhereInput } from '../src/db/adapter.js'
 import { DatabaseError } from '../src/db/adapter.js'
 import { memoryAdapter } from '../src/db/memory/index.js'
-import type { FieldDefinition, Schema } from '../src/db/schema.js'
+import type { FieldDefinition, ModelDefinition, Schema } from '../src/db/schema.js'
 import {
   ConformanceAssertionError,
   conformanceCaseNames,
@@ -112,6 +112,32 @@ function alterFields(schema: Schema, change: (field: FieldDefinition) => FieldDe
     ]),
   )
 }
+
+/** The schema with every composite unique constraint replaced by what `change` makes of the model. */
+function alterCompositeUniques(schema: Schema, change: (definition: ModelDefinition) => ModelDefinition): Schema {
+  return Object.fromEntries(Object.entries(schema).map(([model, definition]) => [model, definition.unique ? change(definition) : definition]))
+}
+
+/**
+ * A breakage that refuses creates the intact adapter accepts: `clash` turns
+ * each composite unique constraint and the new row into a where clause, and
+ * any stored row matching it counts as a duplicate (a backend comparing
+ * tuples more broadly than SQL does).
+ */
+function compositeClash(clash: (fields: readonly string[], data: Row) => Where | undefined): Breakage {
+  return (inner) => ({
+    create: async <T extends Row = Row>(args: { model: string; data: Row }) => {
+      for (const fields of inner.schema[args.model]?.unique ?? []) {
+        const where = clash(fields, args.data)
+        if (where && (await inner.count({ model: args.model, where })) > 0) throw new DatabaseError('UNIQUE_VIOLATION', `${args.model} tuple taken`)
+      }
+      return inner.create<T>(args)
+    },
+  })
+}
+
+/** The composite constraints in these schemas are over string fields; anything else reads as null. */
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null)
 
 interface Variant {
   readonly name: string
@@ -290,6 +316,47 @@ const variants: readonly Variant[] = [
     name: 'unique constraints missing',
     createAdapter: (schema) => intact(alterFields(schema, ({ unique: _unique, ...field }) => field)),
     mustFail: ['a unique violation throws UNIQUE_VIOLATION and keeps the original row', '20 concurrent creates with one unique value: exactly one succeeds'],
+  },
+  {
+    name: 'composite unique constraints ignored',
+    createAdapter: (schema) => intact(alterCompositeUniques(schema, ({ unique: _unique, ...definition }) => definition)),
+    mustFail: [
+      'a composite unique violation throws UNIQUE_VIOLATION and keeps the first row',
+      'updating into a taken composite unique tuple throws UNIQUE_VIOLATION and changes nothing',
+      'a null in a composite unique tuple never collides',
+      '20 concurrent creates of one composite unique tuple: exactly one succeeds',
+    ],
+  },
+  {
+    name: 'composite unique index on its first column only',
+    createAdapter: (schema) =>
+      intact(
+        alterCompositeUniques(schema, ({ unique = [], fields, ...definition }) => ({
+          ...definition,
+          fields: Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, unique.some(([first]) => first === name) ? { ...field, unique: true } : field])),
+        })),
+      ),
+    mustFail: ['composite unique tuples sharing some values, or differing in case, do not collide', 'a null in a composite unique tuple never collides'],
+  },
+  {
+    name: 'a null in a composite unique tuple collides (NULLS NOT DISTINCT)',
+    createAdapter: wrap(
+      compositeClash((fields, data) =>
+        fields.some((field) => data[field] === null) ? { and: fields.map((field) => ({ field, value: stringOrNull(data[field]) })) } : undefined,
+      ),
+    ),
+    mustFail: ['a null in a composite unique tuple never collides'],
+  },
+  {
+    name: 'composite unique tuples compared case-insensitively (a _ci collation)',
+    createAdapter: wrap(
+      compositeClash((fields, data) =>
+        fields.every((field) => typeof data[field] === 'string')
+          ? { and: fields.map((field) => ({ field, value: stringOrNull(data[field]), insensitive: true })) }
+          : undefined,
+      ),
+    ),
+    mustFail: ['composite unique tuples sharing some values, or differing in case, do not collide'],
   },
   {
     name: 'foreign keys not enforced',

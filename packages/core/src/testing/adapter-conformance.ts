@@ -2,12 +2,14 @@
  * @module
  * The adapter conformance suite: one list of cases every Gatehouse adapter
  * must pass, so core can rely on the same semantics (case-sensitive strings,
- * literal LIKE metacharacters, LEFT JOIN reads, atomic `consume`, real rollback) whatever the
- * backend. `runAdapterConformance` registers the cases with vitest;
+ * literal LIKE metacharacters, LEFT JOIN reads, atomic `consume`, real
+ * rollback, composite unique constraints with SQL's null semantics) whatever
+ * the backend. `runAdapterConformance` registers the cases with vitest;
  * `createConformanceSuite` hands them out as plain functions for any other
  * runner, and for proving that the suite catches broken adapters.
  */
 import { afterAll, describe, it } from 'vitest'
+import { compositeUniqueCases } from './conformance/cases-composite-unique.js'
 import { constraintCases } from './conformance/cases-constraints.js'
 import { crudCases } from './conformance/cases-crud.js'
 import { joinCases } from './conformance/cases-joins.js'
@@ -25,6 +27,7 @@ const definitions: readonly CaseDefinition[] = [
   ...queryCases,
   ...joinCases,
   ...constraintCases,
+  ...compositeUniqueCases,
   ...transactionCases,
 ]
 

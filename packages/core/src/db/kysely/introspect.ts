@@ -1,9 +1,10 @@
 /**
  * @module
  * Reads what already exists in the database, so the migrator only emits the
- * statements that are missing: tables and their columns through Kysely's
- * introspection, indexes (with their columns and uniqueness) through each
- * dialect's catalog, since Kysely does not introspect indexes.
+ * statements that are missing: tables and their columns (with type and
+ * nullability) through Kysely's introspection, indexes (with their columns
+ * and uniqueness) through each dialect's catalog, since Kysely does not
+ * introspect indexes.
  *
  * Only the current schema is read: PostgreSQL's `current_schema()` (the head
  * of search_path), MySQL's `database()`, SQLite's `main`.
@@ -19,9 +20,18 @@ export interface ExistingIndex {
   readonly columns: readonly string[]
 }
 
+export interface ExistingColumn {
+  /** As the catalog reports it, lowercased: `text`, `varchar`, `int4`, ... */
+  readonly dataType: string
+  readonly nullable: boolean
+  readonly hasDefault: boolean
+}
+
 export interface DatabaseState {
   /** Table name → its column names. */
   readonly tables: ReadonlyMap<string, ReadonlySet<string>>
+  /** Table name → column name → its type, nullability and whether it has a DEFAULT. */
+  readonly columns: ReadonlyMap<string, ReadonlyMap<string, ExistingColumn>>
   readonly indexes: readonly ExistingIndex[]
 }
 
@@ -44,13 +54,18 @@ export async function introspect<DB>(db: Kysely<DB>, dialect: SqlDialect): Promi
   const all = await db.introspection.getTables()
   const current = dialect === 'postgres' ? await currentSchema(db) : undefined
   const tables = new Map<string, ReadonlySet<string>>()
+  const columns = new Map<string, ReadonlyMap<string, ExistingColumn>>()
   for (const table of all) {
     if (table.isView) continue
     // Kysely lists every schema's tables on PostgreSQL; a table of the same name elsewhere is not ours.
     if (current !== undefined && table.schema !== current) continue
     tables.set(table.name, new Set(table.columns.map((column) => column.name)))
+    columns.set(
+      table.name,
+      new Map(table.columns.map((column) => [column.name, { dataType: column.dataType.toLowerCase(), nullable: column.isNullable, hasDefault: column.hasDefaultValue }])),
+    )
   }
-  return { tables, indexes: await indexes(db, dialect) }
+  return { tables, columns, indexes: await indexes(db, dialect) }
 }
 
 async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {

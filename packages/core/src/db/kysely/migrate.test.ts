@@ -2,9 +2,10 @@ import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../../test/kysely-backends.js'
 import { DatabaseError, type Adapter } from '../adapter.js'
-import type { Schema } from '../schema.js'
+import { coreSchema, type Schema } from '../schema.js'
 import { introspect } from './introspect.js'
-import { objectName, orderModels } from './migrate.js'
+import { orderModels } from './migrate.js'
+import { objectName } from './plan-indexes.js'
 
 const base: Schema = {
   owner: {
@@ -51,7 +52,34 @@ describe('objectName', () => {
     expect(objectName(table, 'invitedByMemberIdentifier', 'idx')).toBe(first)
     expect(second).not.toBe(first)
   })
+
+  it('joins the columns of a composite index in order, and shortens it the same way', () => {
+    expect(objectName('account', ['providerId', 'accountId'], 'uniq')).toBe('account_providerId_accountId_uniq')
+    expect(objectName('account', ['accountId', 'providerId'], 'uniq')).toBe('account_accountId_providerId_uniq')
+    const long = objectName('organization_invitation', ['organizationIdentifier', 'invitedEmailAddress'], 'uniq')
+    expect(long).toHaveLength(63)
+    expect(long.startsWith('organization_invitation_organizationIdentifier_invited')).toBe(true)
+    expect(long).toMatch(/_[0-9a-f]{8}$/)
+    expect(objectName('organization_invitation', ['organizationIdentifier', 'invitedEmailAddress'], 'uniq')).toBe(long)
+  })
 })
+
+/** A model with plain string columns, TEXT on MySQL until something indexes them. */
+const tagSchema: Schema = {
+  tag: {
+    fields: {
+      scope: { type: 'string' },
+      label: { type: 'string', columnName: 'tag_label' },
+      note: { type: 'string', required: false, defaultValue: 'none' },
+    },
+  },
+}
+
+const withUnique = (schema: Schema, model: string, unique: readonly (readonly string[])[]): Schema => {
+  const current = schema[model]
+  if (!current) throw new Error(`no model ${model}`)
+  return { ...schema, [model]: { ...current, unique } }
+}
 
 for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`migrate (${dialect})`, () => {
@@ -196,6 +224,134 @@ for (const { dialect, enabled } of backendDialects) {
       const adapter = await open(long)
       expect((await adapter.migrate?.())?.statements).toHaveLength(3)
       expect((await adapter.migrate?.())?.statements).toEqual([])
+    })
+
+    it('creates a composite unique index with a new table, enforces it, and plans nothing afterwards', async () => {
+      const schema = withUnique(tagSchema, 'tag', [['scope', 'label']])
+      const adapter = await open(schema)
+      const plan = await adapter.migrate?.({ dryRun: true })
+      expect(plan?.statements).toHaveLength(2)
+      expect(plan?.statements[0]).toMatch(/^create table .tag./)
+      expect(plan?.statements[1]).toMatch(/^create unique index .tag_scope_tag_label_uniq. on .tag. \(.scope., .tag_label.\)$/)
+      expect((await adapter.migrate?.())?.statements).toEqual(plan?.statements)
+      expect((await state()).indexes).toContainEqual({ table: 'tag', name: 'tag_scope_tag_label_uniq', unique: true, columns: ['scope', 'tag_label'] })
+      expect((await adapter.migrate?.())?.statements).toEqual([])
+      if (dialect === 'mysql') {
+        // Indexable VARCHARs, not TEXT: MySQL refuses TEXT in a key (MariaDB falls back to a slower hash index).
+        const { rows } = await sql<{ name: string; type: string }>`
+          select column_name as name, column_type as type from information_schema.columns
+          where table_schema = database() and table_name = 'tag' order by ordinal_position`.execute(backend.db)
+        expect(rows).toEqual([
+          { name: 'id', type: 'varchar(255)' },
+          { name: 'scope', type: 'varchar(255)' },
+          { name: 'tag_label', type: 'varchar(255)' },
+          { name: 'note', type: 'text' },
+        ])
+      }
+
+      await adapter.create({ model: 'tag', data: { id: 't1', scope: 'a', label: 'x', note: 'first' } })
+      await adapter.create({ model: 'tag', data: { id: 't2', scope: 'a', label: 'y', note: null } })
+      const duplicate = await adapter.create({ model: 'tag', data: { id: 't3', scope: 'a', label: 'x', note: null } }).catch((caught: unknown) => caught)
+      expect(duplicate).toBeInstanceOf(DatabaseError)
+      expect(duplicate).toMatchObject({ code: 'UNIQUE_VIOLATION' })
+      expect((await adapter.findMany({ model: 'tag', sortBy: { field: 'id', direction: 'asc' } })).map((row) => row.id)).toEqual(['t1', 't2'])
+    })
+
+    it('adding a composite unique constraint to an existing table creates only that index', async () => {
+      await (await open(base)).migrate?.()
+      await (await open(base)).create({ model: 'owner', data: owner('o1') })
+      const adapter = await open(withUnique(base, 'pet', [['ownerId', 'born']]))
+      await adapter.create({ model: 'pet', data: { id: 'p1', ownerId: 'o1', born: null } })
+      await adapter.create({ model: 'pet', data: { id: 'p2', ownerId: 'o1', born: null } })
+      const plan = await adapter.migrate?.({ dryRun: true })
+      expect(plan?.statements).toHaveLength(1)
+      expect(plan?.statements[0]).toMatch(/^create unique index .pet_owner_id_born_uniq. on .pet. \(.owner_id., .born.\)$/)
+      expect((await adapter.migrate?.())?.statements).toEqual(plan?.statements)
+      expect((await adapter.migrate?.())?.statements).toEqual([])
+
+      // Two rows with a null in the tuple were there before and are still allowed after: nulls never collide.
+      await adapter.create({ model: 'pet', data: { id: 'p3', ownerId: 'o1', born: null } })
+      const born = new Date('2020-05-06T07:08:09.010Z')
+      await adapter.create({ model: 'pet', data: { id: 'p4', ownerId: 'o1', born } })
+      await expect(adapter.create({ model: 'pet', data: { id: 'p5', ownerId: 'o1', born } })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' })
+      expect(await adapter.count({ model: 'pet' })).toBe(4)
+    })
+
+    it('adding a composite unique constraint over plain string columns keeps the rows', async () => {
+      await (await open(tagSchema)).migrate?.()
+      const before = await open(tagSchema)
+      await before.create({ model: 'tag', data: { id: 't1', scope: 'a', label: 'x', note: 'n' } })
+      await before.create({ model: 'tag', data: { id: 't2', scope: 'b', label: 'x', note: null } })
+      const adapter = await open(withUnique(tagSchema, 'tag', [['scope', 'label']]))
+      const { statements = [] } = (await adapter.migrate?.()) ?? {}
+      if (dialect === 'mysql') {
+        // MySQL cannot index TEXT: both columns become VARCHAR(255) first, keeping NOT NULL.
+        expect(statements).toHaveLength(3)
+        expect(statements[0]).toMatch(/^alter table `tag` modify column `scope` varchar\(255\) character set utf8mb4 collate utf8mb4_bin not null$/)
+        expect(statements[1]).toMatch(/^alter table `tag` modify column `tag_label` varchar\(255\) character set utf8mb4 collate utf8mb4_bin not null$/)
+      } else {
+        expect(statements).toHaveLength(1)
+      }
+      expect(statements.at(-1)).toMatch(/^create unique index .tag_scope_tag_label_uniq. on .tag. \(.scope., .tag_label.\)$/)
+      expect((await adapter.migrate?.())?.statements).toEqual([])
+      expect(await adapter.findMany({ model: 'tag', sortBy: { field: 'id', direction: 'asc' } })).toEqual([
+        { id: 't1', scope: 'a', label: 'x', note: 'n' },
+        { id: 't2', scope: 'b', label: 'x', note: null },
+      ])
+      await expect(adapter.create({ model: 'tag', data: { id: 't3', scope: 'b', label: 'x', note: null } })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' })
+      await expect(adapter.create({ model: 'tag', data: { id: 't3', scope: 'a', label: null, note: null } })).rejects.toMatchObject({ code: 'NOT_NULL_VIOLATION' })
+    })
+
+    it('a unique index on the same columns in the same order counts, whatever its name; other orders and non-unique ones do not', async () => {
+      await (await open(tagSchema)).migrate?.()
+      const schema = withUnique(tagSchema, 'tag', [['scope', 'label']])
+      // Apply only the column conversion MySQL needs, so the hand-made indexes below can exist.
+      if (dialect === 'mysql') {
+        for (const column of ['scope', 'tag_label']) {
+          await sql`alter table ${sql.id('tag')} modify column ${sql.id(column)} varchar(255) character set utf8mb4 collate utf8mb4_bin not null`.execute(backend.db)
+        }
+      }
+      await sql`create unique index ${sql.id('reversed')} on ${sql.id('tag')} (${sql.id('tag_label')}, ${sql.id('scope')})`.execute(backend.db)
+      await sql`create index ${sql.id('plain')} on ${sql.id('tag')} (${sql.id('scope')}, ${sql.id('tag_label')})`.execute(backend.db)
+      const adapter = await open(schema)
+      const planned = await adapter.migrate?.({ dryRun: true })
+      expect(planned?.statements).toHaveLength(1)
+      expect(planned?.statements[0]).toMatch(/^create unique index .tag_scope_tag_label_uniq./)
+
+      await sql`create unique index ${sql.id('hand_made')} on ${sql.id('tag')} (${sql.id('scope')}, ${sql.id('tag_label')})`.execute(backend.db)
+      expect((await adapter.migrate?.({ dryRun: true }))?.statements).toEqual([])
+    })
+
+    it("core's account table is unique on (providerId, accountId)", async () => {
+      const adapter = await open(coreSchema)
+      await adapter.migrate?.()
+      expect((await state()).indexes).toContainEqual({
+        table: 'account',
+        name: 'account_providerId_accountId_uniq',
+        unique: true,
+        columns: ['providerId', 'accountId'],
+      })
+      const at = new Date('2026-01-01T00:00:00.000Z')
+      await adapter.create({ model: 'user', data: { id: 'u1', name: 'U', email: 'u@example.com', emailVerified: false, image: null, createdAt: at, updatedAt: at } })
+      const account = (id: string, providerId: string) => ({
+        id,
+        providerId,
+        accountId: 'u1',
+        userId: 'u1',
+        accessToken: null,
+        refreshToken: null,
+        idToken: null,
+        accessTokenExpiresAt: null,
+        refreshTokenExpiresAt: null,
+        scope: null,
+        password: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      await adapter.create({ model: 'account', data: account('a1', 'credential') })
+      await adapter.create({ model: 'account', data: account('a2', 'github') })
+      await expect(adapter.create({ model: 'account', data: account('a3', 'credential') })).rejects.toMatchObject({ code: 'UNIQUE_VIOLATION' })
+      expect(await adapter.count({ model: 'account' })).toBe(2)
     })
 
     if (dialect !== 'mysql') {

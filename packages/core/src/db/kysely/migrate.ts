@@ -7,16 +7,23 @@
  * alters existing columns: removing data is left to the application.
  *
  * Running it twice is safe: the second run finds everything in place and
- * returns no statements. Index names are deterministic
- * (`<table>_<column>_idx`, `_uniq`, `_fk`), and an index counts as present when
- * any index on the table covers the column, whatever its name.
+ * returns no statements. Index and constraint names are deterministic
+ * (`<table>_<column>_idx`, `_uniq`, `_fk`; plan-indexes.ts), and an index
+ * counts as present when one on the table does the same job, whatever its name.
+ *
+ * The one change to an existing column is MySQL-only: a TEXT column that has
+ * become part of an index (a field newly marked unique or indexed, or named in
+ * a new composite unique constraint) is converted to VARCHAR(255), since
+ * MySQL cannot index TEXT; a value longer than 255 characters makes that
+ * statement fail rather than be cut short.
  */
 import { sql, type CompiledQuery, type CreateTableBuilder, type Kysely } from 'kysely'
 import type { MigrationResult } from '../adapter.js'
-import { columnName, getModel, isRequired, tableName, type FieldDefinition, type Schema } from '../schema.js'
-import { columnType, idColumnType, isMysqlTextColumn, mysqlTableOptions } from './column-types.js'
+import { columnName, getModel, isRequired, tableName, type FieldDefinition, type ModelDefinition, type Schema } from '../schema.js'
+import { columnType, idColumnType, isKeyColumn, isMysqlTextColumn, mysqlTableOptions } from './column-types.js'
 import { supportsTransactionalDdl, type SqlDialect } from './dialect.js'
 import { introspect, type DatabaseState } from './introspect.js'
+import { objectName, planIndexes } from './plan-indexes.js'
 import { toColumnValue } from './values.js'
 
 interface Reference {
@@ -57,41 +64,43 @@ export function orderModels(schema: Schema): string[] {
  * or undefined. Only literal strings, numbers and booleans qualify: a function
  * default is evaluated per row at create time and has no SQL equivalent.
  */
-function constantDefault(field: FieldDefinition, dialect: SqlDialect) {
+function constantDefault(model: ModelDefinition, name: string, dialect: SqlDialect) {
+  const field = model.fields[name]
+  if (!field) return undefined
   const value = field.defaultValue
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined
   if (field.type === 'date' || field.type === 'json') return undefined
   const stored = toColumnValue(field, value, dialect)
   if (typeof stored !== 'string' && typeof stored !== 'number' && typeof stored !== 'boolean') return undefined
   // MySQL accepts a DEFAULT on TEXT columns only as an expression: `default ('x')`.
-  return dialect === 'mysql' && isMysqlTextColumn(field) ? sql`(${sql.lit(stored)})` : sql.lit(stored)
+  return dialect === 'mysql' && isMysqlTextColumn(model, name) ? sql`(${sql.lit(stored)})` : sql.lit(stored)
 }
+
+const MYSQL_TEXT_TYPES: ReadonlySet<string> = new Set(['tinytext', 'text', 'mediumtext', 'longtext'])
 
 /**
- * A deterministic constraint or index name, `<table>_<column>_<kind>`. Names
- * longer than 63 characters (PostgreSQL truncates silently, MySQL refuses
- * past 64) keep a readable prefix and end in a hash of the full name, so they
- * stay unique and the same on every run.
+ * MySQL only: the existing string columns of `model` that now take part in
+ * an index but are still TEXT, converted to VARCHAR(255) so the index can be
+ * created. Nullability is kept as it is, and a default the column had is
+ * restated, because MODIFY COLUMN replaces the whole column definition.
  */
-export function objectName(table: string, column: string, kind: 'idx' | 'uniq' | 'fk'): string {
-  const full = `${table}_${column}_${kind}`
-  if (full.length <= 63) return full
-  // FNV-1a, 32-bit: stable across runs and platforms, and only needs to tell long names apart.
-  let hash = 0x811c9dc5
-  for (let index = 0; index < full.length; index++) {
-    hash ^= full.charCodeAt(index)
-    hash = Math.imul(hash, 0x01000193) >>> 0
+function widenKeyColumns<DB>(db: Kysely<DB>, schema: Schema, model: string, state: DatabaseState): CompiledQuery[] {
+  const table = tableName(schema, model)
+  const definition = getModel(schema, model)
+  const statements: CompiledQuery[] = []
+  for (const [field, fieldDefinition] of Object.entries(definition.fields)) {
+    if (fieldDefinition.type !== 'string' || !isKeyColumn(definition, field)) continue
+    const column = columnName(schema, model, field)
+    const existing = state.columns.get(table)?.get(column)
+    if (!existing || !MYSQL_TEXT_TYPES.has(existing.dataType)) continue
+    const fallback = existing.hasDefault ? constantDefault(definition, field, 'mysql') : undefined
+    const modify = db.schema.alterTable(table).modifyColumn(column, columnType(definition, field, 'mysql'), (builder) => {
+      const next = fallback === undefined ? builder : builder.defaultTo(fallback)
+      return existing.nullable ? next : next.notNull()
+    })
+    statements.push(modify.compile())
   }
-  return `${full.slice(0, 54)}_${hash.toString(16).padStart(8, '0')}`
-}
-
-function hasIndex(state: DatabaseState, table: string, column: string, unique: boolean, name: string): boolean {
-  return state.indexes.some(
-    (index) =>
-      index.table === table &&
-      (index.name === name ||
-        (unique ? index.unique && index.columns.length === 1 && index.columns[0] === column : index.columns[0] === column)),
-  )
+  return statements
 }
 
 /**
@@ -106,7 +115,8 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
   const statements: CompiledQuery[] = []
   for (const model of orderModels(schema)) {
     const table = tableName(schema, model)
-    const fields = Object.entries(getModel(schema, model).fields)
+    const definition = getModel(schema, model)
+    const fields = Object.entries(definition.fields)
     const existing = state.tables.get(table)
 
     if (!existing) {
@@ -114,13 +124,13 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
         // SQLite lets a non-INTEGER primary key hold NULL unless the column also says NOT NULL.
         column.primaryKey().notNull(),
       )
-      for (const [field, definition] of fields) {
-        create = create.addColumn(columnName(schema, model, field), columnType(definition, dialect), (column) =>
-          isRequired(definition) ? column.notNull() : column,
+      for (const [field, fieldDefinition] of fields) {
+        create = create.addColumn(columnName(schema, model, field), columnType(definition, field, dialect), (column) =>
+          isRequired(fieldDefinition) ? column.notNull() : column,
         )
       }
-      for (const [field, definition] of fields) {
-        const reference = resolveReference(schema, definition)
+      for (const [field, fieldDefinition] of fields) {
+        const reference = resolveReference(schema, fieldDefinition)
         if (!reference) continue
         const column = columnName(schema, model, field)
         create = create.addForeignKeyConstraint(objectName(table, column, 'fk'), [column], reference.table, [reference.column], (fk) =>
@@ -130,18 +140,19 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
       if (dialect === 'mysql') create = create.modifyEnd(mysqlTableOptions)
       statements.push(create.compile())
     } else {
-      for (const [field, definition] of fields) {
+      if (dialect === 'mysql') statements.push(...widenKeyColumns(db, schema, model, state))
+      for (const [field, fieldDefinition] of fields) {
         const column = columnName(schema, model, field)
         if (existing.has(column)) continue
-        const reference = resolveReference(schema, definition)
+        const reference = resolveReference(schema, fieldDefinition)
         // A required field added to a table that already has rows cannot be NOT NULL: the existing rows
         // have no value for it (PostgreSQL and MySQL reject the ALTER, SQLite refuses NOT NULL without a
         // default). It is added nullable, and core writes it on every new row; with a constant default it
         // can be NOT NULL, the default filling the old rows. SQLite forbids a non-null default on a
         // REFERENCES column added by ALTER, so such a column stays nullable.
-        const fallback = reference && dialect === 'sqlite' ? undefined : constantDefault(definition, dialect)
-        const notNull = isRequired(definition) && fallback !== undefined
-        const add = db.schema.alterTable(table).addColumn(column, columnType(definition, dialect), (builder) => {
+        const fallback = reference && dialect === 'sqlite' ? undefined : constantDefault(definition, field, dialect)
+        const notNull = isRequired(fieldDefinition) && fallback !== undefined
+        const add = db.schema.alterTable(table).addColumn(column, columnType(definition, field, dialect), (builder) => {
           let next = fallback === undefined ? builder : builder.defaultTo(fallback)
           if (notNull) next = next.notNull()
           // MySQL parses and ignores column-level REFERENCES, so it gets a separate constraint below.
@@ -161,15 +172,7 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
       }
     }
 
-    for (const [field, definition] of fields) {
-      if (definition.unique !== true && definition.index !== true) continue
-      const column = columnName(schema, model, field)
-      const unique = definition.unique === true
-      const name = objectName(table, column, unique ? 'uniq' : 'idx')
-      if (existing && hasIndex(state, table, column, unique, name)) continue
-      const index = db.schema.createIndex(name).on(table).column(column)
-      statements.push((unique ? index.unique() : index).compile())
-    }
+    statements.push(...planIndexes(db, schema, model, state))
   }
   for (const statement of statements) {
     // Every value is inlined as a literal so `statements` is runnable SQL; a bound parameter would be lost.

@@ -200,4 +200,19 @@ describe('memoryAdapter', () => {
     expect(await seeded.findOne({ model: 'user', where: { field: 'email', value: 'ada@example.com' } })).toMatchObject({ id: 'ada' })
     expect(() => memoryAdapter({ initialData: { user: [user('ada'), user('ada')] } })({ schema })).toThrow(DatabaseError)
   })
+
+  it('refuses a hand-written schema whose composite unique constraint names a missing field', () => {
+    const misspelt: Schema = { pair: { fields: { left: { type: 'string' }, right: { type: 'string' } }, unique: [['left', 'rigth']] } }
+    expect(() => memoryAdapter()({ schema: misspelt })).toThrow('names "pair.rigth", which does not exist')
+  })
+
+  it('checks composite unique constraints on the rows an update writes, and on initialData', async () => {
+    const pairs: Schema = { pair: { fields: { left: { type: 'string' }, right: { type: 'number', required: false } }, unique: [['left', 'right']] } }
+    const adapter = await memoryAdapter({ initialData: { pair: [{ id: 'p1', left: 'a', right: 1 }, { id: 'p2', left: 'a', right: 2 }] } })({ schema: pairs })
+    expect(await codeOf(adapter.update({ model: 'pair', where: { field: 'id', value: 'p2' }, update: { right: 1 } }))).toBe('UNIQUE_VIOLATION')
+    expect(await adapter.findOne({ model: 'pair', where: { field: 'id', value: 'p2' } })).toEqual({ id: 'p2', left: 'a', right: 2 })
+    expect(() => memoryAdapter({ initialData: { pair: [{ id: 'p1', left: 'a', right: 1 }, { id: 'p2', left: 'a', right: 1 }] } })({ schema: pairs })).toThrow(
+      '(pair.left, pair.right) must be unique together',
+    )
+  })
 })

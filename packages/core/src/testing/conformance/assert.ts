@@ -79,6 +79,20 @@ export async function rejects(promise: Promise<unknown>, message: string): Promi
   }
 }
 
+/**
+ * Awaits a promise that must resolve; a rejection (say a `DatabaseError` the
+ * backend should not have raised) is reported as the adapter misbehaving.
+ */
+export async function resolves<T>(promise: Promise<T>, message: string): Promise<T> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof ConformanceAssertionError) throw error
+    const detail = error instanceof DatabaseError ? `DatabaseError ${error.code} (${error.message})` : describeError(error)
+    return fail(`${message}: expected it to succeed, but it rejected with ${detail}`)
+  }
+}
+
 /** Awaits a promise that must reject with a `DatabaseError` carrying `code`. */
 export async function rejectsWithCode(promise: Promise<unknown>, code: DatabaseErrorCode, message: string): Promise<DatabaseError> {
   const error = await rejects(promise, message)

@@ -4,7 +4,9 @@
  * for the rows the cases insert. `conformanceItem` carries one field of every
  * kind an adapter has to convert or constrain: unique and indexed strings,
  * plain and 64-bit numbers, booleans, dates, JSON, nullable columns, a
- * nullable unique column, foreign keys with `cascade` and `set null`, and a
+ * nullable unique column, foreign keys with `cascade` and `set null`, a
+ * composite unique constraint over two otherwise plain nullable strings
+ * (`shelf`, `slot`: on MySQL they must become indexable VARCHARs), and a
  * table and column name that differ from the model and field names.
  */
 import type { Row } from '../../db/adapter.js'
@@ -36,7 +38,10 @@ export const conformanceSchema: Schema = mergeSchemas(coreSchema, {
       ownerId: { type: 'string', required: false, index: true, references: { model: 'user', field: 'id', onDelete: 'cascade' } },
       reviewerId: { type: 'string', required: false, references: { model: 'user', field: 'id', onDelete: 'set null' } },
       dueAt: { type: 'date', required: false },
+      shelf: { type: 'string', required: false },
+      slot: { type: 'string', required: false, columnName: 'slot_label' },
     },
+    unique: [['shelf', 'slot']],
   },
 })
 
@@ -63,6 +68,8 @@ export function itemRow(id: string, overrides: Row = {}): Row {
     ownerId: null,
     reviewerId: null,
     dueAt: null,
+    shelf: null,
+    slot: null,
     ...overrides,
   }
 }
@@ -83,6 +90,8 @@ export function fullItemRow(id: string, userId: string): Row {
     ownerId: userId,
     reviewerId: userId,
     dueAt: new Date('2030-12-31T23:59:59.999Z'),
+    shelf: 'Shelf A',
+    slot: `slot-${id}`,
   })
 }
 
