@@ -28,7 +28,7 @@ export { definePlugin } from './plugins/types.js'
 export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule } from './plugins/types.js'
 
 export { coreSchema, mergeSchemas } from './db/schema.js'
-export type { FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
+export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
 export { DatabaseError, isUniqueViolation } from './db/adapter.js'
 export type {
   Adapter,

@@ -14,6 +14,7 @@
  * outside the transaction so no lock is held while it runs.
  */
 import { z } from 'zod'
+import { isUniqueViolation } from '../../db/adapter.js'
 import { CREDENTIAL_PROVIDER, findCredentialAccount, findUserById } from '../../accounts/users.js'
 import { publicRow } from '../../db/output.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
@@ -47,7 +48,7 @@ export const resetPassword = defineEndpoint({
     if (!(await peekVerificationToken(auth, 'reset-password', token))) throw new AuthError(CoreErrors.INVALID_TOKEN)
     const hash = await auth.passwords.hash(ctx.body.newPassword)
 
-    const user = await ctx.db.transaction(async (tx): Promise<User> => {
+    const apply = () => ctx.db.transaction(async (tx): Promise<User> => {
       const userId = await consumeVerificationToken(auth, 'reset-password', token, tx)
       if (!userId) throw new AuthError(CoreErrors.INVALID_TOKEN)
       const found = await findUserById(tx, userId)
@@ -71,6 +72,12 @@ export const resetPassword = defineEndpoint({
       })
       if (options.emailAndPassword?.revokeSessionsOnPasswordReset) await deleteUserSessions(auth, found.id, undefined, tx)
       return found
+    })
+    // Two resets racing for a user without a credential account: the loser's insert hits the
+    // (providerId, accountId) unique index and rolls back, token included; once more, it updates.
+    const user = await apply().catch((error: unknown) => {
+      if (isUniqueViolation(error)) return apply()
+      throw error
     })
 
     const onPasswordReset = options.emailAndPassword?.onPasswordReset

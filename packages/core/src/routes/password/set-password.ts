@@ -10,6 +10,7 @@
  * created when missing. Answers `{ status: true }`.
  */
 import { z } from 'zod'
+import { isUniqueViolation } from '../../db/adapter.js'
 import { CREDENTIAL_PROVIDER, findCredentialAccount } from '../../accounts/users.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
@@ -34,19 +35,25 @@ export const setPassword = defineEndpoint({
     auth.passwords.checkLength(ctx.body.newPassword)
     const hash = await auth.passwords.hash(ctx.body.newPassword)
 
-    await ctx.db.transaction(async (tx) => {
-      // Checked again inside the transaction: the hash took a while, and a concurrent call may have won.
-      const account = await findCredentialAccount(tx, user.id)
-      if (account?.password) throw new AuthError(CoreErrors.USER_ALREADY_HAS_A_PASSWORD)
-      if (account) {
-        await tx.update({ model: 'account', where: { field: 'id', value: account.id }, update: { password: hash } })
-      } else {
-        await tx.create({
-          model: 'account',
-          data: { providerId: CREDENTIAL_PROVIDER, accountId: user.id, userId: user.id, password: hash },
-        })
-      }
-    })
+    try {
+      await ctx.db.transaction(async (tx) => {
+        // Checked again inside the transaction: the hash took a while, and a concurrent call may have won.
+        const account = await findCredentialAccount(tx, user.id)
+        if (account?.password) throw new AuthError(CoreErrors.USER_ALREADY_HAS_A_PASSWORD)
+        if (account) {
+          await tx.update({ model: 'account', where: { field: 'id', value: account.id }, update: { password: hash } })
+        } else {
+          await tx.create({
+            model: 'account',
+            data: { providerId: CREDENTIAL_PROVIDER, accountId: user.id, userId: user.id, password: hash },
+          })
+        }
+      })
+    } catch (error) {
+      // The (providerId, accountId) unique index: a concurrent call created the credential account first.
+      if (isUniqueViolation(error)) throw new AuthError(CoreErrors.USER_ALREADY_HAS_A_PASSWORD)
+      throw error
+    }
     return { status: true }
   },
 })
