@@ -7,11 +7,8 @@
  * be guessed byte by byte from response timing.
  */
 
-import { hmac } from '@noble/hashes/hmac.js'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { utf8ToBytes } from '@noble/hashes/utils.js'
-import { base64url } from 'oslo/encoding'
 import { constantTimeEqual } from './keys.js'
+import { primitives } from './primitives.js'
 
 /** Length of an encoded signature: 32 bytes as unpadded base64url. */
 export const SIGNATURE_LENGTH = 43
@@ -23,7 +20,7 @@ export const SIGNATURE_LENGTH = 43
  * const signature = sign(sessionToken, secrets.key('cookie-signature'))
  */
 export function sign(value: string, key: Uint8Array): string {
-  return base64url.encode(hmac(sha256, key, utf8ToBytes(value)), { includePadding: false })
+  return primitives.hmacSha256Base64url(key, value)
 }
 
 /**

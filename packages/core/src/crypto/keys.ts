@@ -18,7 +18,7 @@
 import { hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { base64url } from 'oslo/encoding'
+import { primitives } from './primitives.js'
 
 /** Shortest secret accepted in production: 32 characters of base64 carry 192 bits. */
 export const MIN_SECRET_LENGTH = 32
@@ -136,7 +136,7 @@ export function sha256Hex(text: string): string {
  * const stored = sha256Base64url(sessionToken)
  */
 export function sha256Base64url(text: string): string {
-  return base64url.encode(sha256(utf8ToBytes(text)), { includePadding: false })
+  return primitives.sha256Base64url(text)
 }
 
 /**

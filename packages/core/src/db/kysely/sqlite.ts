@@ -4,7 +4,7 @@
  * A file path is all it needs. Imports better-sqlite3 only, never pg or mysql2.
  */
 import Database from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type { AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
 
@@ -37,7 +37,39 @@ export function sqliteAdapter(pathOrDatabase: string | Database.Database, option
       database.pragma('foreign_keys = ON')
       database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeout ?? 5000))}`)
     }
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) })
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) })
     return createKyselyAdapter({ db, dialect: 'sqlite', ownsConnection: owned }, schema)
+  }
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than
+ * running a small indexed query. Gatehouse issues a few dozen distinct SQL
+ * strings, so a small LRU of prepared statements removes that cost from
+ * every request. Safe because the driver runs one query at a time on its one
+ * connection and never leaves a statement mid-iteration.
+ */
+export function withStatementCache(database: Database.Database, capacity = 256): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>()
+  return {
+    close: () => {
+      cache.clear()
+      database.close()
+    },
+    prepare(sql) {
+      const cached = cache.get(sql)
+      if (cached) {
+        cache.delete(sql)
+        cache.set(sql, cached)
+        return cached
+      }
+      const statement = database.prepare(sql)
+      cache.set(sql, statement)
+      if (cache.size > capacity) {
+        const oldest = cache.keys().next()
+        if (!oldest.done) cache.delete(oldest.value)
+      }
+      return statement
+    },
   }
 }

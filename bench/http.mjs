@@ -1,0 +1,216 @@
+/**
+ * @module
+ * Issue 3's HTTP benchmark: Gatehouse on its SQLite default, served by
+ * node:http on loopback and loaded by autocannon (10 connections), next to a
+ * bare node:http server in the same run. Prints requests/s, p50/p99 latency,
+ * server CPU ms per request and non-2xx counts for get-session (cookie cache
+ * off and on), list-sessions over 50 sessions, sign-in and sign-up; the
+ * machine's scrypt rate (bench/scrypt-rate.mjs, run in its own process with
+ * the same thread pool); and the latency gap between unknown-email and
+ * wrong-password sign-ins. Prints numbers, asserts nothing: see bench/README.md
+ * for what they mean and the targets.
+ *
+ *     pnpm bench                                  # builds, then runs this
+ *     BENCH_SECONDS=15 BENCH_ONLY=sign-in,sign-up node bench/http.mjs
+ *     BENCH_CPU_PROF=/tmp/prof BENCH_ONLY=get-session-db node bench/http.mjs
+ */
+
+import { execFile } from 'node:child_process'
+import { availableParallelism, cpus, loadavg } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { load, machineTimes, startServer } from './harness.mjs'
+import { printReport } from './report.mjs'
+import { BENCH_BASE_URL } from './server.mjs'
+import { measureTimingGap } from './timing-gap.mjs'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8)
+const warmup = Number(process.env.BENCH_WARMUP ?? 2)
+const timingSamples = Number(process.env.BENCH_TIMING_SAMPLES ?? 200)
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim())
+const selected = (name) => !only || only.includes(name)
+
+const API = '/api/auth'
+const PASSWORD = 'correct horse battery staple'
+// A browser sends Origin on every POST; Gatehouse refuses cookie-bearing POSTs without a trusted one (SPEC §5).
+const POST_HEADERS = { 'content-type': 'application/json', origin: BENCH_BASE_URL }
+const runId = Date.now().toString(36)
+let emailCounter = 0
+const uniqueEmail = (tag) => `${tag}-${runId}-${emailCounter++}@bench.example`
+
+const rows = []
+let scryptBackend
+const problems = []
+const log = (line) => process.stderr.write(`${line}\n`)
+
+/** POST a JSON body with fetch; returns the response with its JSON body and the cookies it set. */
+async function post(server, path, body, cookie) {
+  const response = await fetch(`${server.url}${API}${path}`, {
+    method: 'POST',
+    headers: cookie ? { ...POST_HEADERS, cookie } : POST_HEADERS,
+    body: JSON.stringify(body),
+  })
+  const json = await response.json()
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(json)}`)
+  const cookies = response.headers.getSetCookie().map((line) => line.split(';')[0])
+  return { json, cookie: cookies.join('; '), cookieNames: cookies.map((pair) => pair.split('=')[0]) }
+}
+
+async function getJson(server, path, cookie) {
+  const response = await fetch(`${server.url}${API}${path}`, { headers: { cookie } })
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`)
+  return response.json()
+}
+
+async function signUp(server) {
+  const email = uniqueEmail('user')
+  const result = await post(server, '/sign-up/email', { name: 'Bench User', email, password: PASSWORD })
+  return { email, ...result }
+}
+
+/**
+ * Runs one scenario in a fresh server child, closed afterwards whatever
+ * happens. `reference` marks a row other rows are judged against.
+ */
+async function scenario(name, serverOptions, body, { select = name, reference } = {}) {
+  if (!selected(select)) return
+  log(`# ${name}`)
+  let server
+  try {
+    server = await startServer({ label: select, ...serverOptions })
+    const result = await body(server)
+    if (result.failures > 0) problems.push(`${name}: ${result.failures} non-2xx or failed responses ${JSON.stringify(result.statusCodes)}`)
+    rows.push({ name, reference, ...result })
+  } catch (error) {
+    // A broken route costs its row, not the run: the other numbers still print, with this one named below them.
+    problems.push(`${name}: not measured: ${error instanceof Error ? error.message : String(error)}`)
+  } finally {
+    await server?.close()
+  }
+}
+
+const measure = (server, requests) => load(server, { requests, seconds, warmup })
+
+async function assertSession(server, cookie, what) {
+  const json = await getJson(server, '/get-session', cookie)
+  // get-session answers 200 null for a bad cookie: a null here would mean benchmarking the anonymous path.
+  if (!json?.session?.id) throw new Error(`${what}: get-session did not return a session`)
+}
+
+/**
+ * bench/scrypt-rate.mjs in its own process, with this run's thread pool size
+ * and duration; its printout parsed. `cpu-at-exit.mjs` adds its CPU time.
+ */
+async function scryptRate(name) {
+  if (!['sign-in', 'sign-up', 'scrypt'].some(selected)) return
+  log(`# ${name} (bench/scrypt-rate.mjs)`)
+  const script = fileURLToPath(new URL('./scrypt-rate.mjs', import.meta.url))
+  const preload = new URL('./cpu-at-exit.mjs', import.meta.url).href
+  const machineBefore = machineTimes()
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', preload, script], {
+    env: { ...process.env, BENCH_SECONDS: String(seconds) },
+  })
+  const machineAfter = machineTimes()
+  const field = (label) => Number(stdout.match(new RegExp(`^${label}:\\s+(.+)$`, 'm'))?.[1])
+  scryptBackend = stdout.match(/^backend:\s+(.+)$/m)?.[1]
+  const cpuMs = field('cpu ms')
+  // The warm-up hash counts too: the CPU total covers it.
+  const hashes = field('hashes') + 1
+  const totalMs = machineAfter.total - machineBefore.total
+  rows.push({
+    name,
+    reference: 'scrypt',
+    rate: field('hashes/s'),
+    p50: field('latency p50 ms'),
+    cpuMsPerRequest: cpuMs / hashes,
+    otherCpuShare: Math.max(0, machineAfter.busy - machineBefore.busy - cpuMs) / totalMs,
+  })
+}
+
+const loadBefore = loadavg()[0]
+log(`node ${process.version}, ${cpus()[0]?.model}, ${availableParallelism()} cores, ${seconds} s per scenario`)
+
+// The bare server runs before and after the session reads, and the scrypt rate before and after each
+// password route: the reference is the mean of the two around a row, so load from elsewhere on the machine
+// that comes or goes during the run shows up as a spread between them instead of skewing a share.
+const bare = (name) => scenario(name, { kind: 'bare' }, (server) => measure(server, [{ method: 'GET', path: '/' }]), { select: 'bare', reference: 'bare' })
+
+await bare('bare')
+await scenario('web-floor', { kind: 'web' }, (server) => measure(server, [{ method: 'GET', path: '/' }]))
+
+await scenario('get-session-db', { cookieCache: false }, async (server) => {
+  const { cookie } = await signUp(server)
+  await assertSession(server, cookie, 'get-session-db')
+  const result = await measure(server, [{ method: 'GET', path: `${API}/get-session`, headers: { cookie } }])
+  await assertSession(server, cookie, 'get-session-db (after)')
+  return result
+})
+
+await scenario('get-session-cache', { cookieCache: true }, async (server) => {
+  const { cookie, cookieNames } = await signUp(server)
+  if (!cookieNames.some((name) => name.endsWith('session_data'))) throw new Error('cookie cache on, but no session_data cookie was set')
+  await assertSession(server, cookie, 'get-session-cache')
+  return measure(server, [{ method: 'GET', path: `${API}/get-session`, headers: { cookie } }])
+})
+
+await scenario('list-sessions-50', { cookieCache: false }, async (server) => {
+  const { email, cookie } = await signUp(server)
+  // Sign-up made the first session; 49 sign-ins make the rest, a few at a time to keep the thread pool busy.
+  for (let batch = 0; batch < 49; batch += 7) {
+    await Promise.all(Array.from({ length: Math.min(7, 49 - batch) }, () => post(server, '/sign-in/email', { email, password: PASSWORD })))
+  }
+  const sessions = await getJson(server, '/list-sessions', cookie)
+  if (sessions.length !== 50) throw new Error(`list-sessions returned ${sessions.length} sessions, expected 50`)
+  return measure(server, [{ method: 'GET', path: `${API}/list-sessions`, headers: { cookie } }])
+})
+
+await bare('bare (again)')
+
+await scryptRate('scrypt')
+
+await scenario('sign-in', {}, async (server) => {
+  const { email } = await signUp(server)
+  const body = JSON.stringify({ email, password: PASSWORD })
+  return measure(server, [{ method: 'POST', path: `${API}/sign-in/email`, headers: POST_HEADERS, body }])
+})
+
+await scryptRate('scrypt (again)')
+
+await scenario('sign-up', {}, (server) =>
+  measure(server, [
+    {
+      method: 'POST',
+      path: `${API}/sign-up/email`,
+      headers: POST_HEADERS,
+      // A fresh address per request; a repeated one would measure the "User already exists" path.
+      setupRequest: (request) => ({ ...request, body: JSON.stringify({ name: 'Bench User', email: uniqueEmail('signup'), password: PASSWORD }) }),
+    },
+  ]),
+)
+
+await scryptRate('scrypt (third)')
+
+let gap
+if (selected('timing-gap')) {
+  log(`# timing gap (${timingSamples} sign-ins of each kind, one at a time)`)
+  let server
+  try {
+    server = await startServer({ label: 'timing-gap' })
+    const { email } = await signUp(server)
+    gap = await measureTimingGap({
+      url: server.url,
+      path: `${API}/sign-in/email`,
+      headers: { origin: BENCH_BASE_URL },
+      knownEmail: email,
+      samples: timingSamples,
+      warmup: 10,
+    })
+    if (Object.keys(gap.unexpected).length > 0) problems.push(`timing-gap: statuses other than 401: ${JSON.stringify(gap.unexpected)}`)
+  } catch (error) {
+    problems.push(`timing-gap: not measured: ${error instanceof Error ? error.message : String(error)}`)
+  } finally {
+    await server?.close()
+  }
+}
+
+printReport({ rows, scryptBackend, gap, problems, seconds, loadBefore })
