@@ -8,7 +8,9 @@
  */
 import { createApi, type Api } from '../endpoint/api.js'
 import type { EndpointMap } from '../endpoint/define-endpoint.js'
-import { handleRequest, type HandlerRuntime } from '../endpoint/handler.js'
+import { handleIncoming, handleRequest, type HandlerRuntime } from '../endpoint/handler.js'
+import { handleIncomingKey, type Incoming } from '../endpoint/incoming.js'
+import type { Outgoing } from '../endpoint/respond.js'
 import { createRouter } from '../endpoint/router.js'
 import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
 import type { GatehouseOptions } from '../options.js'
@@ -38,6 +40,8 @@ export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
   readonly options: O
   /** The resolved runtime (database, keys, clock), opened on first use. */
   readonly $context: Promise<HandlerRuntime['context']>
+  /** The pipeline without web Request/Response objects, for server glue (`toNodeHandler(auth)`). */
+  readonly [handleIncomingKey]: (incoming: Incoming) => Promise<Outgoing>
   /** Closes connections the database adapter opened itself; a later call opens them again. */
   close(): Promise<void>
 }
@@ -62,6 +66,7 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
 
   return {
     handler: async (request) => handleRequest(await ready(), request),
+    [handleIncomingKey]: async (incoming) => handleIncoming(await ready(), incoming),
     api: createApi(endpoints, ready) as Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>,
     options,
     get $context() {

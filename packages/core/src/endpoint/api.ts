@@ -107,7 +107,7 @@ async function call(
       body: args.body,
       query: args.query ?? {},
       headers,
-      request: args.request,
+      request: () => args.request,
       isServerCall: true,
       ip: clientIpFromHeaders(headers, {
         headers: ipOptions?.ipAddressHeaders,

@@ -17,7 +17,8 @@ export interface CallInput {
   readonly body: unknown
   readonly query: unknown
   readonly headers: Headers
-  readonly request: Request | undefined
+  /** The web Request, built on first use (node:http requests have none until asked). */
+  readonly request: () => Request | undefined
   readonly isServerCall: boolean
   readonly ip: string | null
   readonly cookies: CookieJar
@@ -39,7 +40,9 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
     query,
     params: input.params,
     headers,
-    request: input.request,
+    get request() {
+      return input.request()
+    },
     isServerCall: input.isServerCall,
     auth,
     cookies: input.cookies,
@@ -56,18 +59,25 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
     if (changed.headers) headers = changed.headers
   }
 
-  const base: EndpointContext = {
+  // Built once, without spreading: spreading would run the `request` getter and build a Request for nothing.
+  let store: EndpointContext['db'] | undefined
+  const context: EndpointContext & Record<string, unknown> = {
     body,
     query,
     params: input.params,
     headers,
-    request: input.request,
+    get request() {
+      return input.request()
+    },
     method: input.method,
     path: endpoint.path,
     isServerCall: input.isServerCall,
     ip: input.ip,
     auth,
-    db: auth.db,
+    // The store hands this context to database hooks.
+    get db() {
+      return (store ??= auth.db.withEndpoint(context))
+    },
     clock: auth.clock,
     random: auth.random,
     secrets: auth.secrets,
@@ -77,7 +87,6 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
     responseHeaders: input.responseHeaders,
     redirect: (url, status = 302) => new Response(null, { status, headers: { location: url } }),
   }
-  const context: EndpointContext & Record<string, unknown> = { ...base, db: auth.db.withEndpoint(base) }
   for (const middleware of endpoint.use ?? []) Object.assign(context, await middleware(context))
 
   let returned = await invokeHandler(input.route, context)

@@ -13,8 +13,10 @@ import { createCookieJar } from './cookie-jar.js'
 import type { CookieConfig } from '../cookies/cookies.js'
 import type { Method } from './define-endpoint.js'
 import { executeEndpoint } from './execute.js'
-import { DEFAULT_MAX_BODY_BYTES, queryObject, readBody, readBodyText } from './request-body.js'
-import { errorResponse, toResponse } from './respond.js'
+import { HeaderMap } from './header-map.js'
+import { incomingFromRequest, type Incoming } from './incoming.js'
+import { DEFAULT_MAX_BODY_BYTES, parseBody, queryObject } from './request-body.js'
+import { errorOutgoing, toOutgoing, toWebResponse, type Outgoing } from './respond.js'
 import type { Router } from './router.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 
@@ -28,18 +30,21 @@ export interface HandlerRuntime {
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export async function handleRequest(runtime: HandlerRuntime, request: Request): Promise<Response> {
+  return toWebResponse(await handleIncoming(runtime, incomingFromRequest(request)))
+}
+
+export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming): Promise<Outgoing> {
   const { context: auth, router } = runtime
   const cookies = createCookieJar({
-    header: request.headers.get('cookie'),
+    header: incoming.headers.get('cookie'),
     config: runtime.cookieConfig,
     secrets: auth.secrets,
   })
-  const responseHeaders = new Headers()
+  const responseHeaders = new HeaderMap()
   try {
-    const url = new URL(request.url)
-    const path = routePath(url.pathname, auth.basePath)
+    const path = routePath(incoming.pathname, auth.basePath)
     if (path === null) throw new AuthError(CoreErrors.NOT_FOUND)
-    const match = router.match(request.method, path)
+    const match = router.match(incoming.method, path)
     if (match.kind === 'not-found') throw new AuthError(CoreErrors.NOT_FOUND)
     if (match.kind === 'method-not-allowed') {
       throw new AuthError(CoreErrors.METHOD_NOT_ALLOWED, { headers: { allow: match.allow.join(', ') } })
@@ -47,10 +52,10 @@ export async function handleRequest(runtime: HandlerRuntime, request: Request): 
     const { route, params } = match
     const metadata = route.endpoint.metadata ?? {}
 
-    if (!metadata.skipOriginCheck) checkOrigin(auth, request)
+    if (!metadata.skipOriginCheck) checkOrigin(auth, incoming)
 
     const ipOptions = auth.options.advanced?.ipAddress
-    const ip = clientIpFromHeaders(request.headers, {
+    const ip = clientIpFromHeaders(incoming.headers, {
       headers: ipOptions?.ipAddressHeaders,
       disabled: ipOptions?.disableIpTracking,
       trustedProxyCount: ipOptions?.trustedProxyCount,
@@ -67,28 +72,25 @@ export async function handleRequest(runtime: HandlerRuntime, request: Request): 
     }
 
     const maxBytes = metadata.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-    const body = safeMethods.has(request.method)
-      ? undefined
-      : metadata.rawBody
-        ? await readBodyText(request, maxBytes)
-        : await readBody(request, maxBytes)
+    const text = safeMethods.has(incoming.method) ? '' : await incoming.text(maxBytes)
+    const body = metadata.rawBody ? text : parseBody(text, incoming.headers.get('content-type'))
 
     const returned = await executeEndpoint(auth, {
       route,
-      method: request.method as Method,
+      method: incoming.method as Method,
       params,
       body,
-      query: queryObject(url.searchParams),
-      headers: request.headers,
-      request,
+      query: incoming.query === '' ? {} : queryObject(new URLSearchParams(incoming.query)),
+      headers: incoming.headers,
+      request: incoming.request,
       isServerCall: false,
       ip,
       cookies,
       responseHeaders,
     })
-    return toResponse(returned, cookies.outgoing, responseHeaders)
+    return toOutgoing(returned, cookies.outgoing, responseHeaders)
   } catch (error) {
-    return errorResponse(error, cookies.outgoing, responseHeaders, auth.logger)
+    return errorOutgoing(error, cookies.outgoing, responseHeaders, auth.logger)
   }
 }
 
@@ -119,11 +121,11 @@ function routePath(pathname: string, basePath: string): string | null {
  * few that strip it. No Origin and no Referer on a cookie-bearing write is
  * refused: the request cannot prove where it came from.
  */
-function checkOrigin(auth: AuthContext, request: Request): void {
-  if (safeMethods.has(request.method)) return
-  if (!request.headers.has('cookie')) return
+function checkOrigin(auth: AuthContext, incoming: Incoming): void {
+  if (safeMethods.has(incoming.method)) return
+  if (!incoming.headers.has('cookie')) return
   if (auth.options.advanced?.disableOriginCheck) return
-  const origin = request.headers.get('origin') ?? refererOrigin(request.headers.get('referer'))
+  const origin = incoming.headers.get('origin') ?? refererOrigin(incoming.headers.get('referer'))
   if (!origin || origin === 'null') throw new AuthError(CoreErrors.MISSING_ORIGIN)
   if (!auth.isTrustedOrigin(origin)) throw new AuthError(CoreErrors.INVALID_ORIGIN)
 }

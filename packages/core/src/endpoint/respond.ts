@@ -1,32 +1,54 @@
 /**
  * @module
- * Turns what a handler returned, or threw, into a web-standard Response:
- * data becomes JSON, a returned Response passes through, an `AuthError`
- * becomes `{ code, message }` with its catalogue status. Unexpected errors
- * are logged by name and message only and answered with a bare 500, so no
- * stack, query or secret leaves the server.
+ * Turns what a handler returned, or threw, into the response to send: data
+ * becomes JSON, a returned Response passes through, an `AuthError` becomes
+ * `{ code, message }` with its catalogue status. Unexpected errors are
+ * logged by name and message only and answered with a bare 500, so no
+ * stack, query or secret leaves the server. The result is a plain
+ * `Outgoing`; the web handler wraps it in a `Response`, the node:http glue
+ * writes it directly.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import type { Logger } from './logger.js'
 
-export function toResponse(returned: unknown, cookies: readonly string[], extra: Headers): Response {
+export interface Outgoing {
+  readonly status: number
+  /** Every header line, Set-Cookie lines included. */
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body: string | ReadableStream<Uint8Array> | null
+}
+
+const JSON_TYPE = ['content-type', 'application/json'] as const
+
+export function toOutgoing(returned: unknown, cookies: readonly string[], extra: Headers): Outgoing {
   if (returned instanceof Response) {
-    const headers = new Headers(returned.headers)
-    mergeHeaders(headers, cookies, extra)
-    return new Response(returned.body, { status: returned.status, statusText: returned.statusText, headers })
+    const headers: Array<readonly [string, string]> = []
+    for (const pair of returned.headers) headers.push(pair)
+    return { status: returned.status, headers: withExtra(headers, cookies, extra), body: returned.body }
   }
-  const headers = new Headers({ 'content-type': 'application/json' })
-  mergeHeaders(headers, cookies, extra)
-  return new Response(JSON.stringify(returned ?? null), { status: 200, headers })
+  return { status: 200, headers: withExtra([JSON_TYPE], cookies, extra), body: JSON.stringify(returned ?? null) }
+}
+
+export function errorOutgoing(error: unknown, cookies: readonly string[], extra: Headers, logger: Logger): Outgoing {
+  const authError = toAuthError(error, logger)
+  const headers = withExtra([JSON_TYPE], cookies, extra)
+  for (const [name, value] of Object.entries(authError.headers ?? {})) headers.push([name.toLowerCase(), value])
+  return { status: authError.status, headers, body: JSON.stringify(authError.toJSON()) }
+}
+
+export function toWebResponse(outgoing: Outgoing): Response {
+  const headers = new Headers()
+  for (const [name, value] of outgoing.headers) headers.append(name, value)
+  return new Response(outgoing.body, { status: outgoing.status, headers })
+}
+
+export function toResponse(returned: unknown, cookies: readonly string[], extra: Headers): Response {
+  return toWebResponse(toOutgoing(returned, cookies, extra))
 }
 
 export function errorResponse(error: unknown, cookies: readonly string[], extra: Headers, logger: Logger): Response {
-  const authError = toAuthError(error, logger)
-  const headers = new Headers({ 'content-type': 'application/json' })
-  mergeHeaders(headers, cookies, extra)
-  for (const [name, value] of Object.entries(authError.headers ?? {})) headers.set(name, value)
-  return new Response(JSON.stringify(authError.toJSON()), { status: authError.status, headers })
+  return toWebResponse(errorOutgoing(error, cookies, extra, logger))
 }
 
 export function toAuthError(error: unknown, logger: Logger): AuthError {
@@ -38,7 +60,17 @@ export function toAuthError(error: unknown, logger: Logger): AuthError {
   return new AuthError(CoreErrors.INTERNAL_SERVER_ERROR, { cause: error })
 }
 
-function mergeHeaders(target: Headers, cookies: readonly string[], extra: Headers): void {
-  for (const [name, value] of extra) target.set(name, value)
-  for (const cookie of cookies) target.append('set-cookie', cookie)
+/** Extra headers replace same-named ones from the response; cookies are appended. */
+function withExtra(
+  base: Array<readonly [string, string]>,
+  cookies: readonly string[],
+  extra: Headers,
+): Array<readonly [string, string]> {
+  let headers = base
+  for (const [name, value] of extra) {
+    headers = headers.filter(([existing]) => existing !== name)
+    headers.push([name, value])
+  }
+  for (const cookie of cookies) headers.push(['set-cookie', cookie])
+  return headers
 }

@@ -11,19 +11,25 @@ const whoami = defineEndpoint({
   method: 'POST',
   path: '/whoami',
   body: z.object({ name: z.string() }),
-  handler: ({ body, ip, cookies }) => {
+  handler: ({ body, ip, cookies, request }) => {
     cookies.set('first', 'a')
     cookies.set('second', 'b')
-    return { name: body.name, ip }
+    return { name: body.name, ip, agent: request?.headers.get('user-agent') ?? null, path: request ? new URL(request.url).pathname : null }
   },
 })
 
-describe('toNodeHandler over a real socket', () => {
-  const auth = testAuth({ plugins: [definePlugin({ id: 'node-test', endpoints: { whoami } })], rateLimit: { enabled: false } })
+const page = defineEndpoint({
+  method: 'GET',
+  path: '/page',
+  handler: () => new Response('<p>hello</p>', { headers: { 'content-type': 'text/html' } }),
+})
+
+describe.each(['auth (direct)', 'auth.handler (web Request)'])('toNodeHandler(%s) over a real socket', (mode) => {
+  const auth = testAuth({ plugins: [definePlugin({ id: 'node-test', endpoints: { whoami, page } })], rateLimit: { enabled: false } })
   let server: Server
   let base: string
   beforeAll(async () => {
-    server = createServer(toNodeHandler(auth.handler))
+    server = createServer(toNodeHandler(mode === 'auth (direct)' ? auth : auth.handler))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })
@@ -36,7 +42,8 @@ describe('toNodeHandler over a real socket', () => {
       body: JSON.stringify({ name: 'Ada' }),
     })
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ name: 'Ada', ip: '127.0.0.1' })
+    expect(await response.json()).toEqual({ name: 'Ada', ip: '127.0.0.1', agent: 'node', path: '/api/auth/whoami' })
+    expect(response.headers.get('content-type')).toBe('application/json')
     expect(response.headers.getSetCookie().map((cookie) => cookie.split('=')[0])).toEqual(['gatehouse.first', 'gatehouse.second'])
   })
 
@@ -47,6 +54,18 @@ describe('toNodeHandler over a real socket', () => {
       body: JSON.stringify({ name: 'Eve' }),
     })
     expect((await response.json()).ip).toBe('127.0.0.1')
+  })
+
+  it('passes a handler-made Response through, and refuses an oversized body with 413', async () => {
+    const html = await fetch(`${base}/api/auth/page`)
+    expect(html.headers.get('content-type')).toBe('text/html')
+    expect(await html.text()).toBe('<p>hello</p>')
+    const big = await fetch(`${base}/api/auth/whoami`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 1) }),
+    })
+    expect(big.status).toBe(413)
   })
 
   it('answers 404 for other paths', async () => {

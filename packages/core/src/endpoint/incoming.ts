@@ -1,0 +1,78 @@
+/**
+ * @module
+ * What the request pipeline needs of a request, whatever server it came
+ * from: method, path, query, headers and a size-capped body reader. A web
+ * `Request` is one source; node:http is another (integrations/node.ts) that
+ * skips building a `Request` at all unless a handler asks for one — building
+ * it costs more than answering a cached get-session.
+ */
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
+
+/** Where an auth object keeps its direct entry point, for server glue such as toNodeHandler. */
+export const handleIncomingKey: unique symbol = Symbol.for('gatehouse.handleIncoming')
+
+export interface Incoming {
+  readonly method: string
+  /** The path, percent-encoded as sent. */
+  readonly pathname: string
+  /** The query string without `?`. */
+  readonly query: string
+  readonly headers: Headers
+  /** The body as text, refusing more than `maxBytes` (413) while reading. */
+  text(maxBytes: number): Promise<string>
+  /** The request as a web `Request`, made on first use (its body may already be read). */
+  request(): Request
+}
+
+export function incomingFromRequest(request: Request): Incoming {
+  const url = new URL(request.url)
+  return {
+    method: request.method,
+    pathname: url.pathname,
+    query: url.search.slice(1),
+    headers: request.headers,
+    text: (maxBytes) => readCapped(request.body, request.headers, maxBytes),
+    request: () => request,
+  }
+}
+
+/** Reads a byte stream to text, failing with 413 once it passes the cap (declared or streamed). */
+export async function readCapped(
+  body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null,
+  headers: Headers,
+  maxBytes: number,
+): Promise<string> {
+  const declared = headers.get('content-length')
+  if (declared !== null && Number(declared) > maxBytes) throw new AuthError(CoreErrors.PAYLOAD_TOO_LARGE)
+  if (!body) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const iterable: AsyncIterable<Uint8Array> = Symbol.asyncIterator in body ? body : streamChunks(body)
+  for await (const chunk of iterable) {
+    size += chunk.byteLength
+    if (size > maxBytes) throw new AuthError(CoreErrors.PAYLOAD_TOO_LARGE)
+    chunks.push(chunk)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return new TextDecoder().decode(bytes)
+}
+
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    // Stops the upload when the cap is hit (the loop above exits early).
+    await reader.cancel().catch(() => undefined)
+  }
+}
