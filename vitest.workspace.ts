@@ -20,4 +20,16 @@ export default defineWorkspace([
       hookTimeout: 60_000,
     },
   },
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'organization',
+      root: './packages/organization',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      globalSetup: ['../../vitest.services.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
 ])

@@ -55,6 +55,9 @@ export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
 export { hashPassword, verifyPassword, detectScryptBackend, defaultPasswordHasher } from './password/index.js'
 export type { PasswordHasher } from './password/index.js'
 export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddleware } from './session/middleware.js'
+// For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
+export { setCookieCache } from './session/session-cookies.js'
+export { refreshUserInStorage } from './session/session-store.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
 export type {
   AccountOptions,

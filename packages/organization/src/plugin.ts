@@ -1,0 +1,34 @@
+/**
+ * @module
+ * `organization(options)`: the plugin object (docs/plugins.md). Its schema
+ * depends on the options (teams and run-time roles add tables); the
+ * application's organization hooks become database hooks on the plugin's
+ * models, so they run inside the same transactions as the writes and a
+ * throwing before-hook vetoes the write.
+ */
+import { definePlugin, type DatabaseHooks, type ModelHooks } from '@gatehouse/core'
+import { OrganizationErrors } from './errors.js'
+import { resolveOptions, type OrganizationOptions } from './options.js'
+import { organizationEndpoints } from './routes/index.js'
+import { organizationSchema } from './schema.js'
+
+/**
+ * @example
+ * const auth = createAuth({
+ *   baseURL: 'https://app.example.com',
+ *   plugins: [organization({ teams: { enabled: true }, sendInvitationEmail: ({ email, id }) => mailer.invite(email, id) })],
+ * })
+ * await auth.api.createOrganization({ body: { name: 'Acme', slug: 'acme' }, headers })
+ */
+export function organization(options: OrganizationOptions = {}) {
+  const resolved = resolveOptions(options)
+  const hooks: Record<string, ModelHooks> = {}
+  for (const [model, modelHooks] of Object.entries(resolved.hooks)) if (modelHooks) hooks[model] = modelHooks
+  return definePlugin({
+    id: 'organization',
+    schema: organizationSchema(resolved),
+    endpoints: organizationEndpoints(resolved),
+    errors: OrganizationErrors,
+    databaseHooks: hooks as DatabaseHooks,
+  })
+}

@@ -1,0 +1,67 @@
+/**
+ * @module
+ * POST /organization/accept-invitation (SPEC §7, §4 "Invitation status"):
+ * the recipient becomes a member with the invitation's role (and team), and
+ * that organization becomes the session's active one. Answers
+ * `{ invitation, member }`.
+ *
+ * Concurrency: the status moves pending → accepted by a compare-and-set
+ * inside the transaction that inserts the member, so of any number of
+ * concurrent accepts exactly one gets the row; the others find it no longer
+ * pending and roll back. The (organization, user) unique index backs this up
+ * should the user already be a member.
+ */
+import { AuthError, defineEndpoint, isUniqueViolation, sessionMiddleware, type Row } from '@gatehouse/core'
+import { z } from 'zod'
+import { OrganizationErrors } from '../../errors.js'
+import type { Invitation, Member, ResolvedOptions, Team } from '../../options.js'
+import { setActive } from '../../services/active-organization.js'
+import { requireOpenInvitationFor, stillPending } from '../../services/invitations.js'
+import { assertMembershipRoom, findMember } from '../../services/members.js'
+import { assertTeamRoom, findTeam } from '../../services/teams.js'
+
+export function acceptInvitation(options: ResolvedOptions) {
+  return defineEndpoint({
+    method: 'POST',
+    path: '/organization/accept-invitation',
+    body: z.object({ invitationId: z.string().min(1) }),
+    use: [sessionMiddleware],
+    handler: async (ctx) => {
+      const { db, session } = ctx
+      const invitation = await requireOpenInvitationFor(ctx, options, ctx.body.invitationId)
+      const organizationId = invitation.organizationId
+      // An invitation speaks for its inviter: once they left, it no longer does.
+      if (!(await findMember(db, organizationId, invitation.inviterId))) {
+        throw new AuthError(OrganizationErrors.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION)
+      }
+      if (await findMember(db, organizationId, session.user.id)) {
+        throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION)
+      }
+      await assertMembershipRoom(db, options, organizationId)
+      const team: Team | null =
+        options.teams.enabled && invitation.teamId ? await findTeam(db, invitation.teamId) : null
+      // A team deleted since the invitation was sent is skipped; the membership still stands.
+      const teamId = team && team.organizationId === organizationId ? team.id : null
+      if (teamId) await assertTeamRoom(db, options, teamId)
+
+      let accepted: { invitation: Invitation; member: Member }
+      try {
+        accepted = await db.transaction(async (tx) => {
+          const updated = await tx.update<Invitation & Row>({ model: 'invitation', where: stillPending(invitation.id), update: { status: 'accepted' } })
+          if (!updated) throw new AuthError(OrganizationErrors.FAILED_TO_RETRIEVE_INVITATION)
+          const member = await tx.create<Member & Row>({
+            model: 'member',
+            data: { organizationId, userId: session.user.id, role: invitation.role, teamId },
+          })
+          if (teamId) await tx.create({ model: 'teamMember', data: { teamId, userId: session.user.id } })
+          return { invitation: updated, member }
+        })
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION)
+        throw error
+      }
+      await setActive(ctx, options, { activeOrganizationId: organizationId, activeTeamId: teamId })
+      return accepted
+    },
+  })
+}

@@ -1,0 +1,26 @@
+/**
+ * @module
+ * POST /organization/leave (SPEC §7): the caller leaves the organization;
+ * the only owner cannot (SPEC §5). The organization stops being active on
+ * the caller's sessions. Answers the member row that was removed.
+ */
+import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
+import { z } from 'zod'
+import { OrganizationErrors } from '../../errors.js'
+import type { ResolvedOptions } from '../../options.js'
+import { requireMember } from '../../services/authorize.js'
+import { removeMembership } from '../../services/remove-membership.js'
+
+export function leaveOrganization(options: ResolvedOptions) {
+  return defineEndpoint({
+    method: 'POST',
+    path: '/organization/leave',
+    body: z.object({ organizationId: z.string().min(1) }),
+    use: [sessionMiddleware],
+    handler: async (ctx) => {
+      const member = await requireMember(ctx.db, options, ctx.body.organizationId, ctx.session.user.id)
+      await removeMembership(ctx, options, member, OrganizationErrors.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER)
+      return member
+    },
+  })
+}

@@ -1,0 +1,61 @@
+/**
+ * @module
+ * POST /organization/update-member-role: sets a member's roles (one name,
+ * or several, stored comma-joined). Needs `member: update`. The caller
+ * may only grant roles that grant no more than their own, and only a holder
+ * of the creator role may change a holder's roles, so an admin can neither
+ * make itself owner nor demote one; the last owner cannot be demoted
+ * (SPEC §5).
+ */
+import { AuthError, defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
+import { z } from 'zod'
+import { joinRoles, parseRoles } from '../../access/has-permission.js'
+import { OrganizationErrors } from '../../errors.js'
+import type { Member, ResolvedOptions } from '../../options.js'
+import { requireGrantable, requirePermission } from '../../services/authorize.js'
+import { targetOrganization } from '../../services/caller.js'
+import { isLastOwner } from '../../services/members.js'
+
+const body = z.object({
+  memberId: z.string().min(1),
+  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  organizationId: z.string().min(1).optional(),
+})
+
+export function updateMemberRole(options: ResolvedOptions) {
+  return defineEndpoint({
+    method: 'POST',
+    path: '/organization/update-member-role',
+    body,
+    use: [sessionMiddleware],
+    handler: async ({ body, db, session }) => {
+      const organizationId = targetOrganization(session, body.organizationId)
+      const caller = await requirePermission(db, options, {
+        organizationId,
+        userId: session.user.id,
+        permissions: { member: ['update'] },
+        denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER,
+      })
+      const member = await db.findOne<Member & Row>({
+        model: 'member',
+        where: [
+          { field: 'id', value: body.memberId },
+          { field: 'organizationId', value: organizationId },
+        ],
+      })
+      if (!member) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
+      const roles = parseRoles(body.role)
+      await requireGrantable(db, options, { organizationId, caller, roles })
+      const owner = options.creatorRole
+      if (parseRoles(member.role).includes(owner) && !parseRoles(caller.role).includes(owner)) {
+        throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
+      }
+      if (!roles.includes(owner) && (await isLastOwner(db, options, member))) {
+        throw new AuthError(OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER)
+      }
+      const updated = await db.update<Member & Row>({ model: 'member', where: { field: 'id', value: member.id }, update: { role: joinRoles(roles) } })
+      if (!updated) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
+      return updated
+    },
+  })
+}

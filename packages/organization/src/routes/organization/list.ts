@@ -1,0 +1,28 @@
+/**
+ * @module
+ * GET /organization/list (SPEC §7): the organizations the caller is a
+ * member of, oldest membership first, read in one query (member joined
+ * with its organization).
+ */
+import { defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
+import type { Member, Organization } from '../../options.js'
+
+export function listOrganizations() {
+  return defineEndpoint({
+    method: 'GET',
+    path: '/organization/list',
+    use: [sessionMiddleware],
+    handler: async ({ db, session }) => {
+      const rows = await db.findMany<Member & Row & { organization: (Organization & Row) | null }>({
+        model: 'member',
+        where: { field: 'userId', value: session.user.id },
+        sortBy: [
+          { field: 'createdAt', direction: 'asc' },
+          { field: 'id', direction: 'asc' },
+        ],
+        join: { organization: { model: 'organization', on: { field: 'organizationId', references: 'id' } } },
+      })
+      return rows.flatMap((row): Organization[] => (row.organization ? [row.organization] : []))
+    },
+  })
+}

@@ -1,0 +1,41 @@
+/**
+ * @module
+ * POST /organization/set-active-team: makes one of the caller's teams the
+ * session's active team (and its organization the active organization);
+ * `teamId: null` clears the team. Only members of the team may activate it.
+ */
+import { AuthError, defineEndpoint, sessionMiddleware } from '@gatehouse/core'
+import { z } from 'zod'
+import { OrganizationErrors } from '../../errors.js'
+import type { ResolvedOptions } from '../../options.js'
+import { setActive } from '../../services/active-organization.js'
+import { activeOrganizationId } from '../../services/caller.js'
+import { requireTeam, requireTeams } from '../../services/teams.js'
+
+export function setActiveTeam(options: ResolvedOptions) {
+  return defineEndpoint({
+    method: 'POST',
+    path: '/organization/set-active-team',
+    body: z.object({ teamId: z.string().min(1).nullable() }),
+    use: [sessionMiddleware],
+    handler: async (ctx) => {
+      requireTeams(options)
+      const { body, db, session } = ctx
+      if (body.teamId === null) {
+        await setActive(ctx, options, { activeOrganizationId: activeOrganizationId(session), activeTeamId: null })
+        return null
+      }
+      const team = await requireTeam(db, options, body.teamId, undefined)
+      const membership = await db.findOne({
+        model: 'teamMember',
+        where: [
+          { field: 'teamId', value: team.id },
+          { field: 'userId', value: session.user.id },
+        ],
+      })
+      if (!membership) throw new AuthError(OrganizationErrors.USER_IS_NOT_A_MEMBER_OF_THE_TEAM)
+      await setActive(ctx, options, { activeOrganizationId: team.organizationId, activeTeamId: team.id })
+      return team
+    },
+  })
+}

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Organization reads and the one delete path. `fullOrganization` is what
+ * set-active and get-full-organization answer: the organization with its
+ * members (and their users), invitations and, with teams on, teams.
+ */
+import { AuthError, type Row, type Store } from '@gatehouse/core'
+import { OrganizationErrors } from '../errors.js'
+import type { Invitation, Organization, ResolvedOptions, Team } from '../options.js'
+import { membersWithUsers } from './members.js'
+
+export function findOrganization(db: Store, by: { id: string } | { slug: string }): Promise<Organization | null> {
+  const where = 'id' in by ? { field: 'id', value: by.id } : { field: 'slug', value: by.slug }
+  return db.findOne<Organization & Row>({ model: 'organization', where })
+}
+
+/** The organization, or 400 "Organization not found". */
+export async function requireOrganization(db: Store, by: { id: string } | { slug: string }): Promise<Organization> {
+  const organization = await findOrganization(db, by)
+  if (!organization) throw new AuthError(OrganizationErrors.ORGANIZATION_NOT_FOUND)
+  return organization
+}
+
+export async function fullOrganization(db: Store, options: ResolvedOptions, organization: Organization, page: { membersLimit?: number } = {}) {
+  const [members, invitations, teams] = await Promise.all([
+    membersWithUsers(db, organization.id, page.membersLimit !== undefined ? { limit: page.membersLimit } : {}),
+    db.findMany<Invitation & Row>({ model: 'invitation', where: { field: 'organizationId', value: organization.id } }),
+    options.teams.enabled
+      ? db.findMany<Team & Row>({
+          model: 'team',
+          where: { field: 'organizationId', value: organization.id },
+          sortBy: { field: 'createdAt', direction: 'asc' },
+        })
+      : Promise.resolve(undefined),
+  ])
+  return { ...organization, members, invitations, ...(teams ? { teams } : {}) }
+}
+
+/**
+ * Deletes an organization and everything in it, inside the caller's
+ * transaction (SPEC §4: members, invitations, then the organization). Rows
+ * are deleted through the store, so the application's delete hooks see each
+ * one and may veto, which rolls the whole deletion back.
+ */
+export async function deleteOrganizationRows(tx: Store, options: ResolvedOptions, organizationId: string): Promise<void> {
+  const inOrganization = { field: 'organizationId', value: organizationId }
+  if (options.teams.enabled) {
+    const teams = await tx.findMany<Team & Row>({ model: 'team', where: inOrganization })
+    if (teams.length > 0) {
+      await tx.deleteMany({ model: 'teamMember', where: { field: 'teamId', operator: 'in', value: teams.map((team) => team.id) } })
+    }
+    await tx.deleteMany({ model: 'team', where: inOrganization })
+  }
+  if (options.dynamicRoles.enabled) await tx.deleteMany({ model: 'organizationRole', where: inOrganization })
+  await tx.deleteMany({ model: 'invitation', where: inOrganization })
+  await tx.deleteMany({ model: 'member', where: inOrganization })
+  await tx.delete({ model: 'organization', where: { field: 'id', value: organizationId } })
+}
