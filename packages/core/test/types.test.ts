@@ -41,5 +41,7 @@ describe('types flow from the options to api results', () => {
     // @ts-expect-error rememberMe is a boolean
     void (() => auth.api.signInEmail({ body: { email: 'a@example.com', password: 'x', rememberMe: 'yes' } }))
     expectTypeOf(auth.api.ok).toBeCallableWith()
+    // Every get-session query field is optional, so the query may be left out.
+    expectTypeOf(auth.api.getSession).toBeCallableWith({ headers: new Headers() })
   })
 })

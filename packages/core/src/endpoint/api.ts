@@ -21,11 +21,14 @@ import { errorResponse, toAuthError, toResponse } from './respond.js'
 import { clientIpFromHeaders } from '../security/ip.js'
 import type { Session, User } from '../session/types.js'
 
+// A body or query whose fields are all optional may be left out entirely.
 type InputField<Key extends string, T> = [T] extends [undefined]
   ? { readonly [K in Key]?: undefined }
   : undefined extends T
     ? { readonly [K in Key]?: T }
-    : { readonly [K in Key]: T }
+    : {} extends T
+      ? { readonly [K in Key]?: T }
+      : { readonly [K in Key]: T }
 
 export type ApiArgs<E> = InputField<'body', EndpointBody<E>> &
   InputField<'query', EndpointQuery<E>> & {
