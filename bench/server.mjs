@@ -4,7 +4,7 @@
  * time can be measured apart from the load generator's. Three kinds:
  *
  * - `gatehouse`: a fresh SQLite file in a temp dir (the embedded default),
- *   migrated, served by node:http through `toNodeHandler(auth.handler)`.
+ *   migrated, served by node:http through `toNodeHandler(auth)` (the direct path, no web Request/Response).
  *   Rate limiting is off, or the load would measure 429s.
  * - `bare`: node:http answering `{"ok":true}`: the ceiling any route on this
  *   machine can reach, so Gatehouse's rates read as a share of it.
@@ -73,7 +73,7 @@ async function gatehouseHandler() {
     await auth.close()
     rmSync(dir, { recursive: true, force: true })
   }
-  return toNodeHandler(auth.handler)
+  return toNodeHandler(auth)
 }
 
 /** The web-standard boundary alone: node:http to a Request and a Response back, with no routing, database or crypto. */

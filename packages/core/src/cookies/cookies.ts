@@ -85,12 +85,24 @@ export function createCookieConfig(options: CookieConfigOptions): CookieConfig {
     }
   }
 
+  // Definitions without per-call attributes are the common case on every request: make each once.
+  const plain = new Map<string, CookieDefinition>()
+  function cached(name: string, attributes?: CookieAttributes): CookieDefinition {
+    if (attributes !== undefined) return cookie(name, attributes)
+    let definition = plain.get(name)
+    if (!definition) {
+      definition = cookie(name)
+      plain.set(name, definition)
+    }
+    return definition
+  }
+
   return {
     secure: shared.secure === true,
     sessionToken: cookie('session_token'),
     sessionData: cookie('session_data'),
     dontRemember: cookie('dont_remember'),
-    cookie,
+    cookie: cached,
   }
 }
 

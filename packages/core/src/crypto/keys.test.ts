@@ -8,7 +8,10 @@ import {
   MIN_SECRET_LENGTH,
   sha256Base64url,
   sha256Hex,
+  sharedKey,
+  sharedKeys,
   validateSecrets,
+  type Secrets,
 } from './keys.js'
 
 const NEW = 'new-secret-0123456789abcdefghijklmnopqrstuvwxyz'
@@ -55,6 +58,23 @@ describe('createSecrets', () => {
     secrets.key('p').fill(0)
     secrets.keys('p')[0]?.fill(0)
     expect(bytesToHex(secrets.key('p'))).toBe(before)
+  })
+
+  it('sharedKeys gives the same key arrays on every call, with the bytes keys() copies', () => {
+    const secrets = createSecrets([NEW, OLD])
+    const shared = sharedKeys(secrets, 'cookie:session_token')
+    expect(sharedKeys(secrets, 'cookie:session_token')).toBe(shared)
+    expect(sharedKey(secrets, 'cookie:session_token')).toBe(shared[0])
+    expect(shared.map((key) => bytesToHex(key))).toEqual(secrets.keys('cookie:session_token').map((key) => bytesToHex(key)))
+    expect(secrets.keys('cookie:session_token')[0]).not.toBe(shared[0])
+    expect(bytesToHex(sharedKey(secrets, 'other'))).not.toBe(bytesToHex(shared[0] ?? new Uint8Array()))
+  })
+
+  it('sharedKeys falls back to keys() for Secrets made elsewhere', () => {
+    const key = new Uint8Array(32).fill(9)
+    const custom: Secrets = { key: () => key, keys: () => [key] }
+    expect(sharedKeys(custom, 'p')).toEqual([key])
+    expect(sharedKey(custom, 'p')).toBe(key)
   })
 
   it('rejects no secret, an empty secret and an empty purpose', () => {
@@ -126,6 +146,14 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4]))).toBe(false)
     expect(constantTimeEqual(new Uint8Array([0x80]), new Uint8Array([0x00]))).toBe(false)
     expect(constantTimeEqual('é', new Uint8Array([0xc3, 0xa9]))).toBe(true)
+  })
+
+  it('compares two strings by code unit: same answer for well-formed text, stricter for lone surrogates', () => {
+    expect(constantTimeEqual('é😀 token', 'é😀 token')).toBe(true)
+    expect(constantTimeEqual('😀', '😁')).toBe(false)
+    expect(constantTimeEqual('\u0100', '\u0000')).toBe(false)
+    // Both encode to U+FFFD's bytes in UTF-8, yet they are different strings.
+    expect(constantTimeEqual('\uD800', '\uDFFF')).toBe(false)
   })
 
   it('notices a difference in any position', () => {

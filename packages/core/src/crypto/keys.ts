@@ -66,7 +66,7 @@ export function createSecrets(secrets: string | readonly string[]): Secrets {
     return keys
   }
 
-  return {
+  const secretsObject: Secrets = {
     key(purpose) {
       const [newest] = derived(purpose)
       // Non-empty by construction; the check satisfies the index type.
@@ -77,6 +77,40 @@ export function createSecrets(secrets: string | readonly string[]): Secrets {
       return derived(purpose).map((key) => key.slice())
     },
   }
+  derivations.set(secretsObject, derived)
+  return secretsObject
+}
+
+/** The cache behind each `createSecrets` result, for `sharedKeys`. */
+const derivations = new WeakMap<Secrets, (purpose: string) => readonly Uint8Array[]>()
+
+/**
+ * Keys for `purpose`, newest first, without the copy `keys()` makes: the same
+ * arrays on every call, so work done per key (a node:crypto key object,
+ * primitives.ts) can be remembered by the array's identity. For this
+ * package's own signing paths, which only ever pass the keys to HMAC and
+ * never write to them: a key zeroed by mistake would be a key anyone knows,
+ * which is why `keys()` itself keeps handing out copies to everyone else.
+ * Secrets not made by `createSecrets` fall back to their `keys()`.
+ *
+ * @example
+ * const ok = verify(value, signature, sharedKeys(secrets, 'cookie:session_token'))
+ */
+export function sharedKeys(secrets: Secrets, purpose: string): readonly Uint8Array[] {
+  const derived = derivations.get(secrets)
+  return derived ? derived(purpose) : secrets.keys(purpose)
+}
+
+/**
+ * The newest key for `purpose`, shared as in `sharedKeys`.
+ *
+ * @example
+ * const signature = sign(value, sharedKey(secrets, 'cookie:session_token'))
+ */
+export function sharedKey(secrets: Secrets, purpose: string): Uint8Array {
+  const [newest] = sharedKeys(secrets, purpose)
+  if (newest === undefined) throw new Error('No secret configured')
+  return newest
 }
 
 export type SecretsValidation = { ok: true; warning?: string } | { ok: false; message: string }
@@ -142,7 +176,11 @@ export function sha256Base64url(text: string): string {
 /**
  * Compares two secrets in time that depends only on their length, never on
  * where they first differ, so an attacker timing responses cannot recover a
- * token byte by byte. Strings are compared as UTF-8 bytes.
+ * token byte by byte. A string and bytes are compared as UTF-8 bytes; two
+ * strings as UTF-16 code units, which is the same answer for any well-formed
+ * strings and spares encoding both on every signature check (strings with
+ * lone surrogates, which UTF-8 encoding would blur into U+FFFD, only compare
+ * unequal more often).
  *
  * Written as an XOR loop rather than `node:crypto`'s `timingSafeEqual` because
  * this package runs on any Web-standard runtime (workers, Deno, Bun, edge) where
@@ -153,6 +191,12 @@ export function sha256Base64url(text: string): string {
  * if (!constantTimeEqual(sha256Hex(presented), row.tokenHash)) return { ok: false }
  */
 export function constantTimeEqual(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  if (typeof a === 'string' && typeof b === 'string') {
+    if (a.length !== b.length) return false
+    let difference = 0
+    for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+    return difference === 0
+  }
   const left = typeof a === 'string' ? utf8ToBytes(a) : a
   const right = typeof b === 'string' ? utf8ToBytes(b) : b
   if (left.length !== right.length) return false

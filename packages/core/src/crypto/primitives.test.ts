@@ -17,6 +17,20 @@ describe('hash primitives', () => {
     expect(primitives.sha256Base64url('abc')).toBe(abc)
   })
 
+  it('base64url text round-trips the same on both backends and refuses invalid input', () => {
+    for (const text of ['', 'a', '{"session":{"id":"x"}}', 'é😀'.repeat(50)]) {
+      const encoded = primitives.encodeBase64urlText(text)
+      expect(noblePrimitives.encodeBase64urlText(text)).toBe(encoded)
+      expect(encoded).not.toMatch(/[=+/]/)
+      expect(primitives.decodeBase64urlText(encoded)).toBe(text)
+      expect(noblePrimitives.decodeBase64urlText(encoded)).toBe(text)
+    }
+    for (const bad of ['a b', 'abc=', 'ab+/', '%%']) {
+      expect(primitives.decodeBase64urlText(bad)).toBeNull()
+      expect(noblePrimitives.decodeBase64urlText(bad)).toBeNull()
+    }
+  })
+
   it('agree on unicode input', () => {
     const key = new Uint8Array(32).fill(7)
     for (const text of ['', 'é', '😀 session', 'x'.repeat(10_000)]) {

@@ -7,13 +7,39 @@
 import type { Row } from './adapter.js'
 import { getModel, type Schema } from './schema.js'
 
+/** What output needs to know of a model's fields, worked out once per schema and model: both run on every session read. */
+interface OutputFields {
+  readonly hidden: ReadonlySet<string>
+  readonly dates: readonly string[]
+}
+
+const outputFields = new WeakMap<Schema, Map<string, OutputFields>>()
+
+function fieldsFor(schema: Schema, model: string): OutputFields {
+  let models = outputFields.get(schema)
+  if (!models) {
+    models = new Map()
+    outputFields.set(schema, models)
+  }
+  let found = models.get(model)
+  if (!found) {
+    const fields = Object.entries(getModel(schema, model).fields)
+    found = {
+      hidden: new Set(fields.filter(([, definition]) => definition.returned === false).map(([field]) => field)),
+      dates: fields.filter(([, definition]) => definition.type === 'date').map(([field]) => field),
+    }
+    models.set(model, found)
+  }
+  return found
+}
+
 /** The row without its `returned: false` fields. */
 export function publicRow<T extends Row>(schema: Schema, model: string, row: T): T {
-  const fields = getModel(schema, model).fields
+  const { hidden } = fieldsFor(schema, model)
   const result: Row = {}
-  for (const [key, value] of Object.entries(row)) {
-    if (fields[key]?.returned === false) continue
-    result[key] = value
+  for (const key of Object.keys(row)) {
+    if (hidden.has(key)) continue
+    result[key] = row[key]
   }
   return result as T
 }
@@ -24,11 +50,10 @@ export function publicRow<T extends Row>(schema: Schema, model: string, row: T):
  * from such a row by this server and signed or stored by it.
  */
 export function reviveDates<T>(schema: Schema, model: string, row: Row): T {
-  const fields = getModel(schema, model).fields
   const result: Row = { ...row }
-  for (const [key, definition] of Object.entries(fields)) {
-    const value = result[key]
-    if (definition.type === 'date' && typeof value === 'string') result[key] = new Date(value)
+  for (const field of fieldsFor(schema, model).dates) {
+    const value = result[field]
+    if (typeof value === 'string') result[field] = new Date(value)
   }
   return result as T
 }

@@ -9,7 +9,7 @@
  */
 import { parseCookieHeader, type CookieAttributes } from '../cookies/cookie-header.js'
 import { signCookieValue, verifySignedCookieValue, type CookieConfig } from '../cookies/cookies.js'
-import type { Secrets } from '../crypto/keys.js'
+import { sharedKey, sharedKeys, type Secrets } from '../crypto/keys.js'
 
 export interface CookieNames {
   readonly sessionToken: string
@@ -63,9 +63,9 @@ export function createCookieJar(args: { header: string | null; config: CookieCon
     names: cookieNames(config),
     name: (short) => config.cookie(short).name,
     get: read,
-    getSigned: (short) => verifySignedCookieValue(read(short), secrets.keys(purpose(short))),
+    getSigned: (short) => verifySignedCookieValue(read(short), sharedKeys(secrets, purpose(short))),
     set: write,
-    setSigned: (short, value, lifetime) => write(short, signCookieValue(value, secrets.key(purpose(short))), lifetime),
+    setSigned: (short, value, lifetime) => write(short, signCookieValue(value, sharedKey(secrets, purpose(short))), lifetime),
     delete: (short) => {
       outgoing.push(config.cookie(short).clear())
     },

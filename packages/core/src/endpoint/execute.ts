@@ -110,10 +110,17 @@ function invokeHandler(route: Route, context: EndpointContext): Promise<unknown>
   return handler(context)
 }
 
+const noHooks: readonly never[] = []
+
+/** Collected on each call (options and plugins are the caller's objects); most apps have none, and then nothing is allocated. */
 function beforeHooks(auth: AuthContext) {
-  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.before ?? []), ...(auth.options.hooks?.before ?? [])]
+  const own = auth.options.hooks?.before
+  if (!own && !auth.plugins.some((plugin) => plugin.hooks?.before)) return noHooks
+  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.before ?? []), ...(own ?? [])]
 }
 
 function afterHooks(auth: AuthContext) {
-  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.after ?? []), ...(auth.options.hooks?.after ?? [])]
+  const own = auth.options.hooks?.after
+  if (!own && !auth.plugins.some((plugin) => plugin.hooks?.after)) return noHooks
+  return [...auth.plugins.flatMap((plugin) => plugin.hooks?.after ?? []), ...(own ?? [])]
 }

@@ -58,6 +58,8 @@ export class HeaderMap implements Headers {
   }
 
   *entries(): HeadersIterator<[string, string]> {
+    // Most responses add no headers of their own: skip sorting an empty key list.
+    if (this.#values.size === 0) return
     for (const key of [...this.#values.keys()].sort()) {
       if (key === 'set-cookie') {
         for (const value of this.#values.get(key) ?? []) yield [key, value]

@@ -10,6 +10,7 @@
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import { toJsonText } from './json-text.js'
 import type { Logger } from './logger.js'
 
 export interface Outgoing {
@@ -27,7 +28,7 @@ export function toOutgoing(returned: unknown, cookies: readonly string[], extra:
     for (const pair of returned.headers) headers.push(pair)
     return { status: returned.status, headers: withExtra(headers, cookies, extra), body: returned.body }
   }
-  return { status: 200, headers: withExtra([JSON_TYPE], cookies, extra), body: JSON.stringify(returned ?? null) }
+  return { status: 200, headers: withExtra([JSON_TYPE], cookies, extra), body: toJsonText(returned ?? null) }
 }
 
 export function errorOutgoing(error: unknown, cookies: readonly string[], extra: Headers, logger: Logger): Outgoing {

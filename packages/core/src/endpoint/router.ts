@@ -39,6 +39,8 @@ export function createRouter(endpoints: EndpointMap): Router {
   for (const [name, endpoint] of Object.entries(endpoints)) {
     if (endpoint.serverOnly) continue
     const segments = endpoint.path.split('/').slice(1)
+    // A declared path with an odd segment could never match (see `match`); leaving it out keeps it so.
+    if (segments.some(isOddSegment)) continue
     const dynamic = segments.some((segment) => segment.startsWith(':'))
     let entry = dynamic
       ? dynamicEntries.find((candidate) => candidate.segments.join('/') === segments.join('/'))
@@ -65,13 +67,13 @@ export function createRouter(endpoints: EndpointMap): Router {
 
   return {
     match(method, path) {
-      if (!path.startsWith('/')) return { kind: 'not-found' }
-      const segments = path.split('/').slice(1)
-      if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
-        return { kind: 'not-found' }
-      }
+      // An exact static path is one an endpoint declared without odd segments (checked above);
+      // looking it up first spares splitting the path on every request to a static route.
       const exact = staticEntries.get(path)
       if (exact) return resolve(exact, method, {})
+      if (!path.startsWith('/')) return { kind: 'not-found' }
+      const segments = path.split('/').slice(1)
+      if (segments.some(isOddSegment)) return { kind: 'not-found' }
       for (const entry of dynamicEntries) {
         const params = matchSegments(entry.segments, segments)
         if (params) return resolve(entry, method, params)
@@ -79,6 +81,10 @@ export function createRouter(endpoints: EndpointMap): Router {
       return { kind: 'not-found' }
     },
   }
+}
+
+function isOddSegment(segment: string): boolean {
+  return segment === '' || segment === '.' || segment === '..'
 }
 
 function matchSegments(pattern: readonly string[], actual: readonly string[]): Record<string, string> | null {

@@ -5,7 +5,7 @@
  * `session_data` is the optional cookie cache — the signed {session, user}
  * with its own short expiry, kept under the ~4093-character cookie limit.
  */
-import { decodeBase64url, encodeBase64url } from 'oslo/encoding'
+import { primitives } from '../crypto/primitives.js'
 import { reviveDates } from '../db/output.js'
 import type { EndpointContext } from '../endpoint/context.js'
 import { sessionOptions } from './session-options.js'
@@ -63,11 +63,12 @@ export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | 
   const raw = ctx.cookies.getSigned('session_data')
   if (!raw) return null
   const payload = decodePayload(raw)
-  if (!payload || payload.expiresAt <= ctx.clock.now().getTime()) return null
+  const now = ctx.clock.now().getTime()
+  if (!payload || payload.expiresAt <= now) return null
   if (payload.session.token !== tokenHash) return null
   const schema = ctx.auth.schema
   const session = reviveDates<Session>(schema, 'session', payload.session)
-  if (session.expiresAt.getTime() <= ctx.clock.now().getTime()) return null
+  if (session.expiresAt.getTime() <= now) return null
   return { session, user: reviveDates<User>(schema, 'user', payload.user) }
 }
 
@@ -84,12 +85,14 @@ interface CachePayload {
 }
 
 function encodePayload(payload: CachePayload): string {
-  return encodeBase64url(new TextEncoder().encode(JSON.stringify(payload)))
+  return primitives.encodeBase64urlText(JSON.stringify(payload))
 }
 
 function decodePayload(text: string): CachePayload | null {
   try {
-    const parsed = JSON.parse(new TextDecoder().decode(decodeBase64url(text))) as Partial<CachePayload>
+    const json = primitives.decodeBase64urlText(text)
+    if (json === null) return null
+    const parsed = JSON.parse(json) as Partial<CachePayload>
     if (typeof parsed.expiresAt !== 'number' || !parsed.session || !parsed.user) return null
     return parsed as CachePayload
   } catch {

@@ -15,8 +15,9 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Row } from '../adapter.js'
 import type { ResolvedJoin } from '../join.js'
-import { columnName, getModel, tableName, type Schema } from '../schema.js'
-import { fromRow } from './rows.js'
+import { columnName, tableName, type Schema } from '../schema.js'
+import { fieldReaders, type FieldReader } from './rows.js'
+import { fromColumnValue } from './values.js'
 
 type RawRow = Record<string, unknown>
 
@@ -32,22 +33,30 @@ export interface JoinedSelect {
 
 /** One table in the statement: which columns were selected under which alias. */
 interface Source {
-  readonly model: string
   readonly tableAlias: string
-  /** [column name, select alias] */
-  readonly columns: readonly (readonly [string, string])[]
+  /** The model's fields, each with the select alias its column comes back under. */
+  readonly columns: readonly (FieldReader & { readonly alias: string })[]
 }
 
-function columnsOf(schema: Schema, model: string): string[] {
-  const fields = Object.keys(getModel(schema, model).fields)
-  return ['id', ...fields.map((field) => columnName(schema, model, field))]
+/** The row of one source, from the aliased columns of the statement's row. */
+function readSource(source: Source, raw: RawRow): Row {
+  const row: Row = {}
+  for (const { field, alias, definition } of source.columns) row[field] = fromColumnValue(definition, raw[alias])
+  return row
 }
 
-/** The columns of one source, renamed back from their select aliases. */
-function unalias(source: Source, raw: RawRow): RawRow {
-  const columns: RawRow = {}
-  for (const [column, alias] of source.columns) columns[column] = raw[alias]
-  return columns
+/**
+ * Statements by schema, then by model and joins. The SELECT of a given join
+ * never changes, and building it (a raw fragment per column) cost as much as
+ * running it; Kysely's builders are immutable, so one can be shared. Joins
+ * come from code, not from requests, so the bound is only a safeguard.
+ */
+const statements = new WeakMap<Schema, Map<string, JoinedSelect>>()
+const STATEMENTS_PER_SCHEMA = 256
+
+/** What the statement and its `read` depend on, as a map key. */
+export function joinsKey(model: string, joins: readonly ResolvedJoin[]): string {
+  return JSON.stringify([model, ...joins.map((join) => [join.alias, join.model, join.field, join.references])])
 }
 
 /**
@@ -60,17 +69,37 @@ function unalias(source: Source, raw: RawRow): RawRow {
  * const row = rows[0] && read(rows[0]) // { id, userId, …, user: { id, name, … } | null }
  */
 export function joinedSelect(schema: Schema, model: string, joins: readonly ResolvedJoin[]): JoinedSelect {
+  let bySchema = statements.get(schema)
+  if (!bySchema) {
+    bySchema = new Map()
+    statements.set(schema, bySchema)
+  }
+  const key = joinsKey(model, joins)
+  let statement = bySchema.get(key)
+  if (!statement) {
+    if (bySchema.size >= STATEMENTS_PER_SCHEMA) bySchema.clear()
+    statement = buildJoinedSelect(schema, model, joins)
+    bySchema.set(key, statement)
+  }
+  return statement
+}
+
+function buildJoinedSelect(schema: Schema, model: string, joins: readonly ResolvedJoin[]): JoinedSelect {
   let next = 0
   const source = (sourceModel: string, tableAlias: string): Source => ({
-    model: sourceModel,
     tableAlias,
-    columns: columnsOf(schema, sourceModel).map((column) => [column, `c${String(next++)}`] as const),
+    columns: fieldReaders(schema, sourceModel).map((reader) => ({ ...reader, alias: `c${String(next++)}` })),
   })
   const base = source(model, BASE_ALIAS)
-  const joined = joins.map((join, index) => ({ join, source: source(join.model, `t${String(index + 1)}`) }))
+  const joined = joins.map((join, index) => {
+    const joinedSource = source(join.model, `t${String(index + 1)}`)
+    const id = joinedSource.columns.find((column) => column.field === 'id')
+    if (!id) throw new Error(`Model "${join.model}" has no id column`)
+    return { join, source: joinedSource, idAlias: id.alias }
+  })
 
   const selectList = [base, ...joined.map((entry) => entry.source)].flatMap(({ tableAlias, columns }) =>
-    columns.map(([column, alias]) => sql`${sql.id(tableAlias, column)} as ${sql.id(alias)}`),
+    columns.map(({ column, alias }) => sql`${sql.id(tableAlias, column)} as ${sql.id(alias)}`),
   )
   const leftJoins = joined.map(({ join, source: { tableAlias } }) => {
     const remote = sql.id(tableAlias, columnName(schema, join.model, join.references))
@@ -82,11 +111,11 @@ export function joinedSelect(schema: Schema, model: string, joins: readonly Reso
   return {
     select,
     read(raw) {
-      const row = fromRow(schema, model, unalias(base, raw))
-      for (const { join, source: joinedSource } of joined) {
-        const columns = unalias(joinedSource, raw)
+      const row = readSource(base, raw)
+      for (const { join, source: joinedSource, idAlias } of joined) {
+        const id = raw[idAlias]
         // The primary key is never null in a stored row, so a null id means the LEFT JOIN found nothing.
-        row[join.alias] = columns.id === null || columns.id === undefined ? null : fromRow(schema, join.model, columns)
+        row[join.alias] = id === null || id === undefined ? null : readSource(joinedSource, raw)
       }
       return row
     },

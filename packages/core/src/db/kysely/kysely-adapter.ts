@@ -11,15 +11,16 @@
  * consumers of one single-use token never both succeed (SPEC §4 "Password
  * reset": the token is consumed once).
  */
-import { sql, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
+import { sql, type CompiledQuery, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
 import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'
 import { resolveJoins } from '../join.js'
 import { columnName, tableName, type Schema } from '../schema.js'
 import { supportsReturning, type SqlDialect } from './dialect.js'
 import { toDatabaseError } from './errors.js'
-import { BASE_ALIAS, joinedSelect } from './join-sql.js'
 import { migrateSchema } from './migrate.js'
 import { fromRow, toColumns, withDefaults } from './rows.js'
+import { countStatement, selectStatement, type SelectContext } from './select-sql.js'
+import { createStatementCache, type StatementCache } from './statement-cache.js'
 import { whereSql } from './where-sql.js'
 
 export type { SqlDialect } from './dialect.js'
@@ -40,10 +41,6 @@ type RawRow = Record<string, unknown>
  */
 function asRow<T extends Row>(row: Row): T {
   return row as T
-}
-
-function isSortList(sortBy: SortBy | readonly SortBy[]): sortBy is readonly SortBy[] {
-  return Array.isArray(sortBy)
 }
 
 /** How often `consume` tries again when a concurrent caller took the row it picked and others still match. */
@@ -76,13 +73,15 @@ export function createKyselyAdapter<DB>(options: KyselyAdapterOptions<DB>, schem
     closed = true
     await options.db.destroy()
   }
-  return bind(options.db, { schema, dialect: options.dialect, close })
+  return bind(options.db, { schema, dialect: options.dialect, close, statements: createStatementCache() })
 }
 
 interface Shared {
   readonly schema: Schema
   readonly dialect: SqlDialect
   readonly close: () => Promise<void>
+  /** Compiled reads by shape, shared with every transaction of the adapter: the SQL is the same on any connection. */
+  readonly statements: StatementCache
 }
 
 function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
@@ -90,6 +89,8 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
   const returning = supportsReturning(dialect)
   const table = (model: string) => sql.id(tableName(schema, model))
   const id = sql.id('id')
+
+  const reads: SelectContext = { schema, dialect, cache: shared.statements, compiler: db }
 
   async function run(
     model: string,
@@ -103,34 +104,18 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
     }
   }
 
+  async function runCompiled(model: string, query: CompiledQuery<RawRow>): Promise<QueryResult<RawRow>> {
+    try {
+      return await db.executeQuery(query)
+    } catch (error) {
+      throw toDatabaseError(error, dialect, model)
+    }
+  }
+
   /** `qualifier` is the base table's alias in a joined select. */
   function where(model: string, input: WhereInput | undefined, qualifier?: string): RawBuilder<unknown> {
     const clause = whereSql({ schema, model, dialect, qualifier }, input)
     return clause === undefined ? sql`` : sql` where ${clause}`
-  }
-
-  function orderBy(model: string, sortBy: SortBy | readonly SortBy[] | undefined, qualifier?: string): RawBuilder<unknown> {
-    const list: readonly SortBy[] = sortBy === undefined ? [] : isSortList(sortBy) ? sortBy : [sortBy]
-    if (list.length === 0) return sql``
-    const terms = list.map(({ field, direction }) => {
-      if (direction !== 'asc' && direction !== 'desc') throw new TypeError(`Invalid sort direction "${String(direction)}"`)
-      const column = columnName(schema, model, field)
-      return sql`${qualifier === undefined ? sql.id(column) : sql.id(qualifier, column)} ${sql.raw(direction)}`
-    })
-    return sql` order by ${sql.join(terms)}`
-  }
-
-  function page(limit: number | undefined, offset: number | undefined): RawBuilder<unknown> {
-    for (const n of [limit, offset]) {
-      if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new TypeError(`Invalid limit or offset ${n}`)
-    }
-    const skip = offset !== undefined && offset > 0 ? sql` offset ${sql.lit(offset)}` : sql``
-    if (limit !== undefined) return sql` limit ${sql.lit(limit)}${skip}`
-    if (offset === undefined || offset === 0) return sql``
-    // SQLite and MySQL accept OFFSET only after a LIMIT: "no limit" is -1 on SQLite, the largest BIGINT UNSIGNED on MySQL.
-    if (dialect === 'sqlite') return sql` limit -1${skip}`
-    if (dialect === 'mysql') return sql` limit 18446744073709551615${skip}`
-    return skip
   }
 
   async function selectById(model: string, rowId: unknown, executor: QueryExecutorProvider = db): Promise<Row | null> {
@@ -161,13 +146,9 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
 
     async findOne<T extends Row = Row>({ model, where: input, join }: { model: string; where: WhereInput; join?: Joins }): Promise<T | null> {
       const joins = resolveJoins(schema, model, join)
-      if (joins.length > 0) {
-        const { select, read } = joinedSelect(schema, model, joins)
-        const { rows } = await run(model, sql<RawRow>`${select}${where(model, input, BASE_ALIAS)} limit 1`)
-        return rows[0] ? asRow<T>(read(rows[0])) : null
-      }
-      const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} limit 1`)
-      return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
+      const { query, read } = selectStatement(reads, { model, joins, where: input, limit: 1 })
+      const { rows } = await runCompiled(model, query)
+      return rows[0] ? asRow<T>(read(rows[0])) : null
     },
 
     async findMany<T extends Row = Row>(args: {
@@ -180,19 +161,13 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
     }): Promise<T[]> {
       const { model } = args
       const joins = resolveJoins(schema, model, args.join)
-      if (joins.length > 0) {
-        const { select, read } = joinedSelect(schema, model, joins)
-        const tail = sql`${where(model, args.where, BASE_ALIAS)}${orderBy(model, args.sortBy, BASE_ALIAS)}${page(args.limit, args.offset)}`
-        const { rows } = await run(model, sql<RawRow>`${select}${tail}`)
-        return rows.map((row) => asRow<T>(read(row)))
-      }
-      const query = sql<RawRow>`select * from ${table(model)}${where(model, args.where)}${orderBy(model, args.sortBy)}${page(args.limit, args.offset)}`
-      const { rows } = await run(model, query)
-      return rows.map((row) => asRow<T>(fromRow(schema, model, row)))
+      const { query, read } = selectStatement(reads, { ...args, joins })
+      const { rows } = await runCompiled(model, query)
+      return rows.map((row) => asRow<T>(read(row)))
     },
 
     async count({ model, where: input }) {
-      const { rows } = await run(model, sql<RawRow>`select count(*) as ${sql.id('total')} from ${table(model)}${where(model, input)}`)
+      const { rows } = await runCompiled(model, countStatement(reads, model, input))
       // COUNT is int8 on PostgreSQL, which pg returns as a string.
       return Number(rows[0]?.total ?? 0)
     },

@@ -11,6 +11,14 @@
  *   `%`, `_` and the escape character itself are escaped, with an explicit
  *   ESCAPE clause so the meaning never depends on server settings. Otherwise
  *   a search for "a_b" would also match "axb" (and "%" would match anything).
+ *
+ * `whereShape` walks a clause the way `whereSql` does without building it:
+ * it names the clause's shape (what the SQL text depends on) and lists the
+ * values in the order the compiled SQL binds them. The statement cache
+ * (statement-cache.ts) reuses one compiled text per shape with those values;
+ * the two walks sit side by side here so a change to one is seen beside the
+ * other, and the cache checks their agreement against a real compile on
+ * every miss.
  */
 import { sql, type RawBuilder } from 'kysely'
 import { toWhere, type Condition, type Where, type WhereInput } from '../adapter.js'
@@ -37,6 +45,12 @@ const LIKE_ESCAPE = '\\'
 /** Escapes LIKE's wildcards so the value is matched as written. */
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => LIKE_ESCAPE + char)
+}
+
+/** The LIKE pattern for a string operator: the escaped value with `%` where the match is open. */
+function likePattern(operator: 'contains' | 'starts_with' | 'ends_with', value: string): string {
+  const escaped = escapeLike(value)
+  return operator === 'contains' ? `%${escaped}%` : operator === 'starts_with' ? `${escaped}%` : `%${escaped}`
 }
 
 function isCondition(where: Where): where is Condition {
@@ -139,10 +153,74 @@ function stringMatchSql(
         return sql`(length(${left}) >= length(${needle}) and substr(${left}, length(${left}) - length(${needle}) + 1) = ${needle})`
     }
   }
-  const escaped = escapeLike(value)
-  const pattern =
-    operator === 'contains' ? `%${escaped}%` : operator === 'starts_with' ? `${escaped}%` : `%${escaped}`
+  const pattern = likePattern(operator, value)
   const bound = fold ? sql`lower(${pattern})` : sql`${pattern}`
   // sql.lit renders the backslash as each dialect reads it ('\\' on MySQL, '\' on PostgreSQL).
   return sql`${left} like ${bound} escape ${sql.lit(LIKE_ESCAPE)}`
+}
+
+/**
+ * The shape of a where input, with its bound values appended to `values`:
+ * two inputs of one shape compile to the same SQL text, and `values` is then
+ * exactly the parameter list of `whereSql`'s fragment, repeats included.
+ * The shape is what the text depends on: the tree, each condition's field,
+ * operator and case folding, whether its value is null, the length of an
+ * `in` list. Validates the input exactly as `whereSql` does.
+ *
+ * @example
+ * const values: unknown[] = []
+ * whereShape({ schema, model: 'user', dialect: 'postgres' }, { field: 'email', value: 'a@b.c' }, values) // '"email" eq v'
+ * values // ['a@b.c']
+ */
+export function whereShape(context: WhereContext, input: WhereInput | undefined, values: unknown[]): string {
+  validateWhere(context.schema, context.model, input)
+  const where = toWhere(input)
+  return where === undefined ? '' : clauseShape(context, where, values)
+}
+
+function clauseShape(context: WhereContext, where: Where, values: unknown[]): string {
+  if ('and' in where) return `and(${where.and.map((part) => clauseShape(context, part, values)).join(',')})`
+  if ('or' in where) return `or(${where.or.map((part) => clauseShape(context, part, values)).join(',')})`
+  if (isCondition(where)) return conditionShape(context, where, values)
+  throw new TypeError('Invalid where clause')
+}
+
+/** Mirrors `conditionSql` case by case: one pushed value per bound parameter the fragment compiles to. */
+function conditionShape(context: WhereContext, condition: Condition, values: unknown[]): string {
+  const { schema, model, dialect } = context
+  const field = fieldDefinition(getModel(schema, model), model, condition.field)
+  const operator = condition.operator ?? 'eq'
+  const value = condition.value
+  const fold = condition.insensitive === true && field.type === 'string'
+  // Field names are schema keys and may hold any character: quoted, they cannot run into the rest of the key.
+  const prefix = `${JSON.stringify(condition.field)} ${operator}${fold ? ' i' : ''}`
+  switch (operator) {
+    case 'eq':
+    case 'ne':
+      if (value === null) return `${prefix} null`
+      values.push(toColumnValue(field, value, dialect))
+      return `${prefix} v`
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
+      values.push(toColumnValue(field, value, dialect))
+      return `${prefix} v`
+    case 'in': {
+      if (!Array.isArray(value)) throw new TypeError('The "in" operator takes an array')
+      const list: readonly unknown[] = value
+      for (const item of list) values.push(toColumnValue(field, item, dialect))
+      return `${prefix} ${String(list.length)}`
+    }
+    case 'contains':
+    case 'starts_with':
+    case 'ends_with': {
+      if (typeof value !== 'string') throw new TypeError(`The "${operator}" operator takes a string`)
+      if (field.type !== 'string') throw new TypeError(`The "${operator}" operator applies to string fields only`)
+      if (dialect !== 'sqlite') values.push(likePattern(operator, value))
+      // SQLite's forms name the needle once (instr), twice (starts_with) or three times (ends_with).
+      else for (let i = operator === 'contains' ? 1 : operator === 'starts_with' ? 2 : 3; i > 0; i--) values.push(value)
+      return `${prefix} v`
+    }
+  }
 }
