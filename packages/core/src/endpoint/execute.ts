@@ -8,6 +8,7 @@ import type { AuthContext, EndpointContext, HookContext } from './context.js'
 import type { CookieJar } from './cookie-jar.js'
 import type { Method } from './define-endpoint.js'
 import type { Route } from './router.js'
+import { withLazyRequest, withLazyRequestAndDb } from './lazy-fields.js'
 import { checkRedirectFields, parseInput } from './validate.js'
 
 export interface CallInput {
@@ -33,21 +34,22 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
   checkRedirectFields(body, auth.isTrustedOrigin)
   checkRedirectFields(query, auth.isTrustedOrigin)
 
-  const hookContext = (): HookContext => ({
-    path: endpoint.path,
-    method: input.method,
-    body,
-    query,
-    params: input.params,
-    headers,
-    get request() {
-      return input.request()
-    },
-    isServerCall: input.isServerCall,
-    auth,
-    cookies: input.cookies,
-    responseHeaders: input.responseHeaders,
-  })
+  const hookContext = (): HookContext =>
+    withLazyRequest(
+      {
+        path: endpoint.path,
+        method: input.method,
+        body,
+        query,
+        params: input.params,
+        headers,
+        isServerCall: input.isServerCall,
+        auth,
+        cookies: input.cookies,
+        responseHeaders: input.responseHeaders,
+      },
+      input.request,
+    )
 
   for (const hook of beforeHooks(auth)) {
     const context = hookContext()
@@ -60,33 +62,30 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
   }
 
   // Built once, without spreading: spreading would run the `request` getter and build a Request for nothing.
-  let store: EndpointContext['db'] | undefined
-  const context: EndpointContext & Record<string, unknown> = {
-    body,
-    query,
-    params: input.params,
-    headers,
-    get request() {
-      return input.request()
+  const context: EndpointContext & Record<string, unknown> = withLazyRequestAndDb(
+    {
+      body,
+      query,
+      params: input.params,
+      headers,
+      method: input.method,
+      path: endpoint.path,
+      isServerCall: input.isServerCall,
+      ip: input.ip,
+      auth,
+      clock: auth.clock,
+      random: auth.random,
+      secrets: auth.secrets,
+      logger: auth.logger,
+      options: auth.options,
+      cookies: input.cookies,
+      responseHeaders: input.responseHeaders,
+      redirect: (url: string, status: 301 | 302 | 303 | 307 | 308 = 302) => new Response(null, { status, headers: { location: url } }),
     },
-    method: input.method,
-    path: endpoint.path,
-    isServerCall: input.isServerCall,
-    ip: input.ip,
-    auth,
+    input.request,
     // The store hands this context to database hooks.
-    get db() {
-      return (store ??= auth.db.withEndpoint(context))
-    },
-    clock: auth.clock,
-    random: auth.random,
-    secrets: auth.secrets,
-    logger: auth.logger,
-    options: auth.options,
-    cookies: input.cookies,
-    responseHeaders: input.responseHeaders,
-    redirect: (url, status = 302) => new Response(null, { status, headers: { location: url } }),
-  }
+    (self) => auth.db.withEndpoint(self),
+  )
   for (const middleware of endpoint.use ?? []) Object.assign(context, await middleware(context))
 
   let returned = await invokeHandler(input.route, context)

@@ -5,10 +5,11 @@
  * `toJSON` method on its slow path and then runs `Date.prototype.toISOString`,
  * itself slow; measured under load, serializing a get-session body cost more
  * instructions than verifying its signed cookie. This is the same algorithm
- * (ECMA-262 §25.5.2, without replacer or indent), with two shortcuts that
+ * (ECMA-262 §25.5.2, without replacer or indent), with shortcuts that
  * cannot change the text: a Date whose `toJSON` and `toISOString` are the
- * built-in ones is formatted from its UTC fields, and a string with nothing
- * to escape is quoted as it is. Everything else (escaping, boxed primitives,
+ * built-in ones is formatted from its time value (recent instants are
+ * remembered), a string with nothing to escape is quoted as it is, and
+ * quoted keys are remembered. Everything else (escaping, boxed primitives,
  * BigInt's TypeError) is handed to `JSON.stringify` itself.
  */
 
@@ -22,27 +23,64 @@ function quote(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`
 }
 
-function two(n: number): string {
-  return n < 10 ? `0${String(n)}` : String(n)
+/**
+ * Keys as written, with their colon: the same few dozen field names appear in
+ * every answer, and property keys are interned strings whose hash is already
+ * known, so finding one costs less than testing it for characters to escape.
+ */
+const quotedKeys = new Map<string, string>()
+const QUOTED_KEYS = 4096
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key)
+  if (quoted === undefined) {
+    quoted = `${quote(key)}:`
+    if (quotedKeys.size >= QUOTED_KEYS) quotedKeys.clear()
+    quotedKeys.set(key, quoted)
+  }
+  return quoted
 }
 
-function three(n: number): string {
-  return n < 10 ? `00${String(n)}` : n < 100 ? `0${String(n)}` : String(n)
+/** Zero-padded numerals, made once: formatting a date then needs no number-to-string conversions. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'))
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'))
+
+/** `n` (an integer below the table's length) as the table has it. */
+function digits(table: readonly string[], n: number): string {
+  return table[n] ?? ''
 }
 
 const DAY_MS = 86_400_000
 
-/**
- * `toJSON` of a Date for years 1000–9999, computed from its time value; other
- * dates (and invalid ones, null) go through the built-in. Arithmetic rather
- * than `getUTC*`: on Node 20 each of those is a call into the runtime, six per
- * date. Days to a civil date as in Howard Hinnant's `civil_from_days`, over
- * 400-year eras of 146097 days starting on 0000-03-01.
- */
+/** `toJSON` of a Date: years 1000–9999 here, other dates (and invalid ones, null) through the built-in. */
 function dateText(date: Date): string | null {
   const time = date.getTime()
   // 1000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z
   if (!(time >= -30_610_224_000_000 && time <= 253_402_300_799_999)) return nativeDateToJSON.call(date)
+  const known = recentDates.get(time)
+  if (known !== undefined) return known
+  const text = formatDate(time)
+  if (recentDates.size >= RECENT_DATES) recentDates.clear()
+  recentDates.set(time, text)
+  return text
+}
+
+/**
+ * Texts of recently written instants. A session's dates (created, updated,
+ * expires) are the same on every read until it is refreshed, and building
+ * the text costs about a thousand instructions; finding it costs a few dozen.
+ * Cleared when full: entries are cheap to remake and cannot go stale.
+ */
+const recentDates = new Map<number, string>()
+const RECENT_DATES = 1024
+
+/**
+ * The ISO text of a time value in years 1000–9999. Arithmetic rather
+ * than `getUTC*`: on Node 20 each of those is a call into the runtime, six per
+ * date. Days to a civil date as in Howard Hinnant's `civil_from_days`, over
+ * 400-year eras of 146097 days starting on 0000-03-01.
+ */
+function formatDate(time: number): string {
   const days = Math.floor(time / DAY_MS)
   const ms = time - days * DAY_MS
   const shifted = days + 719_468
@@ -57,7 +95,7 @@ function dateText(date: Date): string | null {
   const hours = Math.floor(ms / 3_600_000)
   const minutes = Math.floor(ms / 60_000) % 60
   const seconds = Math.floor(ms / 1000) % 60
-  return `${String(year)}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${three(ms % 1000)}Z`
+  return `${String(year)}-${digits(TWO_DIGITS, month)}-${digits(TWO_DIGITS, day)}T${digits(TWO_DIGITS, hours)}:${digits(TWO_DIGITS, minutes)}:${digits(TWO_DIGITS, seconds)}.${digits(THREE_DIGITS, ms % 1000)}Z`
 }
 
 function isPlainDate(value: object): value is Date {
@@ -125,7 +163,7 @@ function container(value: object, stack: object[]): string {
     for (const key of Object.keys(record)) {
       const item = property(key, record[key], stack)
       if (item === undefined) continue
-      text += `${first ? '' : ','}${quote(key)}:${item}`
+      text += `${first ? '' : ','}${quotedKey(key)}${item}`
       first = false
     }
     text += '}'

@@ -131,6 +131,8 @@ export interface ClientIpOptions {
 
 /** Proxies such as Azure's append `ip:port`; only a proxy-written entry gets here. */
 function withoutPort(entry: string): string {
+  // Neither form below can match without a colon or a bracket: the common bare IPv4 skips both regexes.
+  if (!entry.includes(':') && !entry.includes('[')) return entry
   const bracketed = /^\[([^\]]*)\](?::[0-9]{1,5})?$/.exec(entry)
   if (bracketed) return bracketed[1] ?? ''
   const ipv4WithPort = /^([0-9.]+):[0-9]{1,5}$/.exec(entry)

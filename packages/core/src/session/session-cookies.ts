@@ -5,9 +5,9 @@
  * `session_data` is the optional cookie cache — the signed {session, user}
  * with its own short expiry, kept under the ~4093-character cookie limit.
  */
-import { primitives } from '../crypto/primitives.js'
 import { reviveDates } from '../db/output.js'
 import type { EndpointContext } from '../endpoint/context.js'
+import { decodeCachePayload, encodeCachePayload } from './cache-payload.js'
 import { sessionOptions } from './session-options.js'
 import type { Session, SessionWithUser, User } from './types.js'
 
@@ -47,7 +47,7 @@ export function setCookieCache(ctx: Ctx, data: SessionWithUser): void {
   const { cookieCache } = sessionOptions(ctx.options)
   if (!cookieCache.enabled) return
   const expiresAt = ctx.clock.now().getTime() + cookieCache.maxAge * 1000
-  const payload = encodePayload({ session: data.session, user: data.user, expiresAt })
+  const payload = encodeCachePayload({ session: data.session, user: data.user, expiresAt })
   const name = ctx.cookies.name('session_data')
   // name=value.signature plus attributes must fit; past the limit the cache is skipped, not truncated.
   if (name.length + payload.length + 44 + 120 > COOKIE_CACHE_SIZE_LIMIT) {
@@ -62,7 +62,7 @@ export function setCookieCache(ctx: Ctx, data: SessionWithUser): void {
 export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | null {
   const raw = ctx.cookies.getSigned('session_data')
   if (!raw) return null
-  const payload = decodePayload(raw)
+  const payload = decodeCachePayload(raw, tokenHash)
   const now = ctx.clock.now().getTime()
   if (!payload || payload.expiresAt <= now) return null
   if (payload.session.token !== tokenHash) return null
@@ -76,26 +76,4 @@ export function clearSessionCookies(ctx: Pick<EndpointContext, 'cookies'>): void
   ctx.cookies.delete('session_token')
   ctx.cookies.delete('session_data')
   ctx.cookies.delete('dont_remember')
-}
-
-interface CachePayload {
-  readonly session: Session
-  readonly user: User
-  readonly expiresAt: number
-}
-
-function encodePayload(payload: CachePayload): string {
-  return primitives.encodeBase64urlText(JSON.stringify(payload))
-}
-
-function decodePayload(text: string): CachePayload | null {
-  try {
-    const json = primitives.decodeBase64urlText(text)
-    if (json === null) return null
-    const parsed = JSON.parse(json) as Partial<CachePayload>
-    if (typeof parsed.expiresAt !== 'number' || !parsed.session || !parsed.user) return null
-    return parsed as CachePayload
-  } catch {
-    return null
-  }
 }

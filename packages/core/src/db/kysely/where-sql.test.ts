@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 import type { WhereInput } from '../adapter.js'
 import type { Schema } from '../schema.js'
 import type { SqlDialect } from './dialect.js'
-import { escapeLike, whereSql } from './where-sql.js'
+import { escapeLike, whereShape, whereSql } from './where-sql.js'
 
 const schema: Schema = {
   item: {
@@ -129,5 +129,48 @@ describe('whereSql', () => {
     expect(() => compile('sqlite', { field: 'rank', operator: 'in', value: 1 })).toThrow('needs an array value')
     expect(() => compile('sqlite', { field: 'title', operator: 'contains', value: 1 })).toThrow('needs a string value')
     expect(() => compile('sqlite', { field: 'rank', operator: 'contains', value: '1' })).toThrow(TypeError)
+  })
+})
+
+describe('whereShape', () => {
+  const shape = (dialect: SqlDialect, where: WhereInput | undefined) => {
+    const values: unknown[] = []
+    return { key: whereShape({ schema, model: 'item', dialect }, where, values), values }
+  }
+
+  it('lists the values in the order the compiled SQL binds them, converted and repeated as bound', () => {
+    for (const dialect of ['sqlite', 'postgres', 'mysql'] as const) {
+      const where: WhereInput = [
+        { field: 'at', operator: 'lt', value: new Date('2026-01-02T03:04:05.678Z') },
+        { or: [{ field: 'active', value: true }, { field: 'title', operator: 'ends_with', value: '5%' }] },
+        { field: 'rank', operator: 'in', value: [1, 2] },
+      ]
+      expect(shape(dialect, where).values).toEqual([...compile(dialect, where).parameters])
+    }
+    expect(shape('sqlite', { field: 'title', operator: 'ends_with', value: 'x' }).values).toEqual(['x', 'x', 'x'])
+    expect(shape('postgres', { field: 'title', operator: 'contains', value: '5%_' }).values).toEqual(['%5\\%\\_%'])
+  })
+
+  it('names what the SQL text depends on and nothing else', () => {
+    expect(shape('sqlite', { field: 'title', value: 'a' }).key).toBe(shape('sqlite', { field: 'title', value: 'b' }).key)
+    const keys = [
+      shape('sqlite', { field: 'title', value: 'a' }).key,
+      shape('sqlite', { field: 'title', value: null }).key,
+      shape('sqlite', { field: 'title', value: 'a', insensitive: true }).key,
+      shape('sqlite', { field: 'title', operator: 'ne', value: 'a' }).key,
+      shape('sqlite', { field: 'id', operator: 'in', value: ['a'] }).key,
+      shape('sqlite', { field: 'id', operator: 'in', value: ['a', 'b'] }).key,
+      shape('sqlite', { and: [{ field: 'title', value: 'a' }] }).key,
+      shape('sqlite', { or: [{ field: 'title', value: 'a' }] }).key,
+      shape('sqlite', undefined).key,
+    ]
+    expect(new Set(keys).size).toBe(keys.length)
+    // Case folding only means something for text, as in the compiled SQL.
+    expect(shape('sqlite', { field: 'rank', value: 1, insensitive: true }).key).toBe(shape('sqlite', { field: 'rank', value: 2 }).key)
+  })
+
+  it('validates exactly as whereSql does', () => {
+    expect(() => shape('sqlite', { field: 'nope', value: 1 })).toThrow('unknown field "nope"')
+    expect(() => shape('sqlite', { field: 'rank', operator: 'contains', value: '1' })).toThrow(TypeError)
   })
 })
