@@ -59,6 +59,8 @@ export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddlewar
 export { setCookieCache } from './session/session-cookies.js'
 export { refreshUserInStorage } from './session/session-store.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
+// For plugins that mail users: one error and one log line when the application's mail callback fails.
+export { deliverMail } from './accounts/mail.js'
 export type {
   AccountOptions,
   EmailAndPasswordOptions,

@@ -57,6 +57,7 @@ function rewritingWhere(rewrite: (condition: Condition) => Where): Breakage {
     delete: (args) => inner.delete({ ...args, where: map(args.where) }),
     deleteMany: (args) => inner.deleteMany({ ...args, where: map(args.where) }),
     consume: <T extends Row = Row>(args: { model: string; where: WhereInput }) => inner.consume<T>({ ...args, where: map(args.where) }),
+    lock: <T extends Row = Row>(args: { model: string; where: WhereInput }) => inner.lock<T>({ ...args, where: map(args.where) }),
   })
 }
 
@@ -69,6 +70,7 @@ function mappingRows(change: (row: Row) => Row): Breakage {
     findMany: async <T extends Row = Row>(args: FindManyArgs) => (await inner.findMany<T>(args)).map((row) => change(row) as T),
     update: async <T extends Row = Row>(args: { model: string; where: WhereInput; update: Row }) => one(await inner.update<T>(args)),
     consume: async <T extends Row = Row>(args: { model: string; where: WhereInput }) => one(await inner.consume<T>(args)),
+    lock: async <T extends Row = Row>(args: { model: string; where: WhereInput }) => one(await inner.lock<T>(args)),
   })
 }
 

@@ -19,6 +19,7 @@ export function countingAdapter(factory: AdapterFactory) {
     delete: (args) => (calls.push(`delete:${args.model}`), adapter.delete(args)),
     deleteMany: (args) => (calls.push(`deleteMany:${args.model}`), adapter.deleteMany(args)),
     consume: (args) => (calls.push(`consume:${args.model}`), adapter.consume(args)),
+    lock: (args) => (calls.push(`lock:${args.model}`), adapter.lock(args)),
     transaction: (fn) => adapter.transaction((tx) => fn(wrap(tx))),
   })
   const counted: AdapterFactory = async (options) => wrap(await factory(options))

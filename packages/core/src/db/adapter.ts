@@ -122,8 +122,29 @@ export interface Adapter {
    */
   consume<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
   /**
+   * Inside `transaction(fn)`: the first matching row (by id), locked until the
+   * transaction ends, so another transaction locking the same row waits for
+   * this one to commit or roll back. Check-then-write sequences use it on a
+   * parent row: lock the organization, count its members, add one — two
+   * concurrent requests can then never both pass a limit. Call it before the
+   * reads it guards. SQL adapters answer `SELECT … FOR UPDATE` where the
+   * backend has it; backends whose transactions never interleave (SQLite
+   * through one connection, the memory adapter) may answer a plain read.
+   * Outside a transaction it is a plain read.
+   *
+   * @example
+   * await db.transaction(async (tx) => {
+   *   await tx.lock({ model: 'organization', where: { field: 'id', value: organizationId } })
+   *   if ((await tx.count({ model: 'member', where: { field: 'organizationId', value: organizationId } })) >= limit) throw tooMany
+   *   await tx.create({ model: 'member', data: member })
+   * })
+   */
+  lock<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  /**
    * Runs `fn` in one transaction: every write through `tx` commits together or
-   * not at all. A nested call joins the outer transaction.
+   * not at all. A nested call joins the outer transaction. Reads inside see
+   * rows committed before each statement (READ COMMITTED or stronger), so a
+   * read after `lock` sees what the previous holder of the lock wrote.
    */
   transaction<R>(fn: (tx: Adapter) => Promise<R>): Promise<R>
 

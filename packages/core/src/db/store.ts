@@ -70,6 +70,8 @@ export interface Store {
   delete(args: { model: string; where: WhereInput }): Promise<void>
   deleteMany(args: { model: string; where: WhereInput }): Promise<number>
   consume<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
+  /** Reads and locks a row until the transaction ends (see `Adapter.lock`). */
+  lock<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
   /** One transaction; after-hooks of the writes inside run once it has committed. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>
   /** The same store with the request's context handed to database hooks. */
@@ -225,6 +227,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
       })
     },
     consume: (args) => adapter.consume(args),
+    lock: (args) => adapter.lock(args),
     transaction: (fn) => inTransaction(fn),
     withEndpoint(endpoint) {
       return bind({ ...options, endpoint }, adapter, pending)

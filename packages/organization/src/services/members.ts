@@ -19,7 +19,11 @@ export function findMember(db: Store, organizationId: string, userId: string): P
   })
 }
 
-/** Whether `member` is the only one of its organization holding the creator role. */
+/**
+ * Whether `member` is the only one of its organization holding the creator
+ * role. Call it after `lockOrganization`, in the transaction that removes or
+ * demotes the member.
+ */
 export async function isLastOwner(db: Store, options: ResolvedOptions, member: Member): Promise<boolean> {
   if (!parseRoles(member.role).includes(options.creatorRole)) return false
   const candidates = await db.findMany<Member & Row>({
@@ -33,7 +37,11 @@ export async function isLastOwner(db: Store, options: ResolvedOptions, member: M
   return owners.every((owner) => owner.id === member.id)
 }
 
-/** 403 "Organization membership limit reached" when one more member would pass the limit. */
+/**
+ * 403 "Organization membership limit reached" when one more member would pass
+ * the limit. Call it inside the transaction that adds the member, after
+ * `lockOrganization`.
+ */
 export async function assertMembershipRoom(db: Store, options: ResolvedOptions, organizationId: string): Promise<void> {
   const count = await db.count({ model: 'member', where: { field: 'organizationId', value: organizationId } })
   if (count >= options.membershipLimit) throw new AuthError(OrganizationErrors.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED)

@@ -21,6 +21,18 @@ export async function requireOrganization(db: Store, by: { id: string } | { slug
   return organization
 }
 
+/**
+ * Inside a transaction: locks the organization's row until it ends. Every
+ * check-then-write on an organization's members, invitations, teams and
+ * roles (limits, the last owner) takes this one lock first, so two requests
+ * on one organization never both pass a check the other's write would fail.
+ */
+export async function lockOrganization(tx: Store, organizationId: string): Promise<void> {
+  const locked = await tx.lock({ model: 'organization', where: { field: 'id', value: organizationId } })
+  // Deleted since the caller resolved it: nothing left to add to.
+  if (!locked) throw new AuthError(OrganizationErrors.ORGANIZATION_NOT_FOUND)
+}
+
 export async function fullOrganization(db: Store, options: ResolvedOptions, organization: Organization, page: { membersLimit?: number } = {}) {
   const [members, invitations, teams] = await Promise.all([
     membersWithUsers(db, organization.id, page.membersLimit !== undefined ? { limit: page.membersLimit } : {}),

@@ -11,6 +11,7 @@ import type { Member, ResolvedOptions, Team } from '../options.js'
 import { clearActive } from './active-organization.js'
 import type { OrgContext, SessionContext } from './caller.js'
 import { isLastOwner } from './members.js'
+import { lockOrganization } from './organizations.js'
 
 export async function removeMembership(
   ctx: OrgContext & { readonly session?: SessionContext['session'] },
@@ -19,7 +20,8 @@ export async function removeMembership(
   lastOwner: ErrorDefinition,
 ): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    // Checked inside the transaction, so on serialising backends two owners cannot remove each other at once.
+    // Under the organization's lock: two owners removing each other at once cannot both succeed.
+    await lockOrganization(tx, member.organizationId)
     if (await isLastOwner(tx, options, member)) throw new AuthError(lastOwner)
     if (options.teams.enabled) {
       const teams = await tx.findMany<Team & Row>({ model: 'team', where: { field: 'organizationId', value: member.organizationId } })

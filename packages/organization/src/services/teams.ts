@@ -39,7 +39,7 @@ export async function requireTeam(db: Store, options: ResolvedOptions, teamId: s
   return team
 }
 
-/** 403 "Team member limit reached" when one more member would pass `maximumMembersPerTeam`. */
+/** 403 "Team member limit reached" when one more member would pass `maximumMembersPerTeam`; after `lockOrganization`. */
 export async function assertTeamRoom(db: Store, options: ResolvedOptions, teamId: string): Promise<void> {
   const count = await db.count({ model: 'teamMember', where: { field: 'teamId', value: teamId } })
   if (count >= options.teams.maximumMembersPerTeam) throw new AuthError(OrganizationErrors.TEAM_MEMBER_LIMIT_REACHED)

@@ -90,6 +90,9 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
   const table = (model: string) => sql.id(tableName(schema, model))
   const id = sql.id('id')
 
+  // InnoDB defaults to REPEATABLE READ, whose snapshot would hide what the previous holder of a `lock` committed.
+  const begin = () => (dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction())
+
   const reads: SelectContext = { schema, dialect, cache: shared.statements, compiler: db }
 
   async function run(
@@ -197,7 +200,7 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       }
       if (db.isTransaction) return lockAndUpdate(db)
       try {
-        return await db.transaction().execute(lockAndUpdate)
+        return await begin().execute(lockAndUpdate)
       } catch (error) {
         throw toDatabaseError(error, dialect, model)
       }
@@ -242,11 +245,18 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       return null
     },
 
+    async lock<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+      // SQLite has no FOR UPDATE and needs none: Kysely runs its transactions one at a time on one connection.
+      const locking = dialect === 'sqlite' ? sql`` : sql` for update`
+      const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1${locking}`)
+      return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
+    },
+
     async transaction<R>(fn: (tx: Adapter) => Promise<R>): Promise<R> {
       // A nested call joins the outer transaction: Kysely has one connection per transaction.
       if (db.isTransaction) return fn(adapter)
       try {
-        return await db.transaction().execute((trx) => fn(bind(trx, shared)))
+        return await begin().execute((trx) => fn(bind(trx, shared)))
       } catch (error) {
         throw toDatabaseError(error, dialect)
       }

@@ -151,6 +151,11 @@ function bindAdapter(schema: Schema, scope: Scope): Adapter {
       const row = await scope.write((tables) => operations.deleteRow(schema, tables, model, where))
       return row ? typed<T>(row) : null
     },
+    // Transactions queue on one lock and never interleave: the row needs no lock of its own.
+    async lock<T extends Row = Row>({ model, where }: { model: string; where: WhereInput }): Promise<T | null> {
+      const row = await scope.read((tables) => operations.findFirstById(schema, tables, model, where))
+      return row ? typed<T>(row) : null
+    },
     transaction: (fn) => scope.transaction(fn, adapter),
   }
   return adapter

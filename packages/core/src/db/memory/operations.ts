@@ -46,6 +46,12 @@ export function findMany(schema: Schema, tables: Tables, args: FindManyArgs): Ro
   return pageRows(rows, args.limit, args.offset).map((row) => copyRow(row))
 }
 
+/** The first matching row by id, as `update` and `lock` pick it. */
+export function findFirstById(schema: Schema, tables: Tables, model: string, where: WhereInput): Row | null {
+  const row = firstById(select(schema, tables, model, where))
+  return row ? copyRow(row) : null
+}
+
 export function count(schema: Schema, tables: Tables, model: string, where: WhereInput | undefined): number {
   return select(schema, tables, model, where).length
 }

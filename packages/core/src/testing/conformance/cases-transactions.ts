@@ -4,11 +4,14 @@
  * writes a user and an account in one transaction; single-use tokens
  * (password reset, OAuth state, magic links) are redeemed with `consume`, so
  * two concurrent redemptions of one token must not both succeed: that race is
- * a token-replay vulnerability, not a flaky test.
+ * a token-replay vulnerability, not a flaky test. Limits (members of an
+ * organization, say) are checked by locking the parent row with `lock`,
+ * counting and inserting in one transaction: without a real lock two
+ * requests both see room for one more.
  */
 import type { Row } from '../../db/adapter.js'
 import { equal, ok, rejects, rejectsWithCode, rowEqual, sameIds } from './assert.js'
-import { pause, userRow, verificationRow } from './fixtures.js'
+import { ITEM, itemRow, pause, userRow, verificationRow } from './fixtures.js'
 import type { CaseDefinition } from './types.js'
 
 const byId = (id: string) => ({ field: 'id', value: id }) as const
@@ -178,6 +181,38 @@ export const transactionCases: readonly CaseDefinition[] = [
         'transaction() that throws',
       )
       rowEqual(await adapter.findOne({ model: 'verification', where: byId('v-1') }), verificationRow('v-1', 'reset:ada'), 'the row is back')
+    },
+  },
+  {
+    name: 'lock returns the first matching row by id, or null',
+    async body({ adapter }) {
+      for (const id of ['u-2', 'u-1', 'u-3']) await adapter.create({ model: 'user', data: userRow(id, { name: 'Same' }) })
+      const locked = await adapter.transaction((tx) => tx.lock({ model: 'user', where: { field: 'name', value: 'Same' } }))
+      rowEqual(locked, userRow('u-1', { name: 'Same' }), 'lock() inside a transaction')
+      equal(await adapter.lock({ model: 'user', where: byId('nobody') }), null, 'lock() of a missing row')
+      rowEqual(await adapter.lock({ model: 'user', where: byId('u-3') }), userRow('u-3', { name: 'Same' }), 'lock() outside a transaction')
+    },
+  },
+  {
+    name: '10 concurrent lock-count-insert transactions under a limit of 3 leave exactly 3 rows',
+    requires: ['transactions'],
+    async body({ adapter }) {
+      await adapter.create({ model: 'user', data: userRow('owner') })
+      const byOwner = { field: 'ownerId', value: 'owner' } as const
+      const attempts = Array.from({ length: 10 }, (_, index) =>
+        adapter.transaction(async (tx) => {
+          await tx.lock({ model: 'user', where: byId('owner') })
+          const taken = await tx.count({ model: ITEM, where: byOwner })
+          // Widens the window between the check and the insert, as a slow hook or network would.
+          await pause(5)
+          if (taken >= 3) return false
+          await tx.create({ model: ITEM, data: itemRow(`i-${index}`, { ownerId: 'owner' }) })
+          return true
+        }),
+      )
+      const added = (await Promise.all(attempts)).filter(Boolean).length
+      equal(added, 3, 'transactions that found room')
+      equal(await adapter.count({ model: ITEM, where: byOwner }), 3, 'rows under the limit')
     },
   },
   {

@@ -18,6 +18,7 @@ import type { Invitation, Member, ResolvedOptions, Team } from '../../options.js
 import { setActive } from '../../services/active-organization.js'
 import { requireOpenInvitationFor, stillPending } from '../../services/invitations.js'
 import { assertMembershipRoom, findMember } from '../../services/members.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, findTeam } from '../../services/teams.js'
 
 export function acceptInvitation(options: ResolvedOptions) {
@@ -37,16 +38,17 @@ export function acceptInvitation(options: ResolvedOptions) {
       if (await findMember(db, organizationId, session.user.id)) {
         throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION)
       }
-      await assertMembershipRoom(db, options, organizationId)
       const team: Team | null =
         options.teams.enabled && invitation.teamId ? await findTeam(db, invitation.teamId) : null
       // A team deleted since the invitation was sent is skipped; the membership still stands.
       const teamId = team && team.organizationId === organizationId ? team.id : null
-      if (teamId) await assertTeamRoom(db, options, teamId)
 
       let accepted: { invitation: Invitation; member: Member }
       try {
         accepted = await db.transaction(async (tx) => {
+          await lockOrganization(tx, organizationId)
+          await assertMembershipRoom(tx, options, organizationId)
+          if (teamId) await assertTeamRoom(tx, options, teamId)
           const updated = await tx.update<Invitation & Row>({ model: 'invitation', where: stillPending(invitation.id), update: { status: 'accepted' } })
           if (!updated) throw new AuthError(OrganizationErrors.FAILED_TO_RETRIEVE_INVITATION)
           const member = await tx.create<Member & Row>({

@@ -8,7 +8,7 @@
  * `resend`). Pending invitations per organization are capped by
  * `invitationLimit`.
  */
-import { AuthError, CoreErrors, defineEndpoint, sessionMiddleware, type Row, type User } from '@gatehouse/core'
+import { AuthError, defineEndpoint, deliverMail, sessionMiddleware, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
 import { joinRoles, parseRoles } from '../../access/has-permission.js'
 import { OrganizationErrors } from '../../errors.js'
@@ -16,7 +16,7 @@ import type { Invitation, ResolvedOptions } from '../../options.js'
 import { requireGrantable, requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { findMember } from '../../services/members.js'
-import { requireOrganization } from '../../services/organizations.js'
+import { lockOrganization, requireOrganization } from '../../services/organizations.js'
 import { requireTeamOf } from '../../services/teams.js'
 
 const body = z.object({
@@ -54,6 +54,7 @@ export function inviteMember(options: ResolvedOptions) {
       const now = ctx.clock.now()
 
       const { invitation, created } = await db.transaction(async (tx) => {
+        await lockOrganization(tx, organizationId)
         const pending = await tx.findMany<Invitation & Row>({
           model: 'invitation',
           where: [
@@ -83,15 +84,18 @@ export function inviteMember(options: ResolvedOptions) {
       const send = options.sendInvitationEmail
       if (send && (created || body.resend)) {
         try {
-          await send(
-            { id: invitation.id, email, role: invitation.role, organization, invitation, inviter: { member: inviter, user: session.user } },
-            { request: ctx.request },
-          )
+          await deliverMail(ctx, 'invitation', send, {
+            id: invitation.id,
+            email,
+            role: invitation.role,
+            organization,
+            invitation,
+            inviter: { member: inviter, user: session.user },
+          })
         } catch (error) {
-          ctx.logger.error('invitation mail failed', { error: error instanceof Error ? error.name : typeof error })
           // Leave nothing behind that the recipient never heard of.
           if (created) await db.delete({ model: 'invitation', where: { field: 'id', value: invitation.id } })
-          throw new AuthError(CoreErrors.FAILED_TO_SEND_EMAIL, { cause: error })
+          throw error
         }
       }
       return invitation

@@ -12,7 +12,7 @@ import { OrganizationErrors } from '../../errors.js'
 import type { Member, ResolvedOptions } from '../../options.js'
 import { activeOrganizationId } from '../../services/caller.js'
 import { assertMembershipRoom, assertRolesExist, findMember } from '../../services/members.js'
-import { requireOrganization } from '../../services/organizations.js'
+import { lockOrganization, requireOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, requireTeamOf } from '../../services/teams.js'
 
 const body = z.object({
@@ -40,11 +40,12 @@ export function addMember(options: ResolvedOptions) {
       if (await findMember(db, organizationId, body.userId)) {
         throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION)
       }
-      await assertMembershipRoom(db, options, organizationId)
       const team = body.teamId !== undefined ? await requireTeamOf(db, options, organizationId, body.teamId) : null
-      if (team) await assertTeamRoom(db, options, team.id)
       try {
         return await db.transaction(async (tx) => {
+          await lockOrganization(tx, organizationId)
+          await assertMembershipRoom(tx, options, organizationId)
+          if (team) await assertTeamRoom(tx, options, team.id)
           const member = await tx.create<Member & Row>({
             model: 'member',
             data: { organizationId, userId: body.userId, role: joinRoles(roles), teamId: team?.id ?? null },

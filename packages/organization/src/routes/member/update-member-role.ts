@@ -15,6 +15,7 @@ import type { Member, ResolvedOptions } from '../../options.js'
 import { requireGrantable, requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { isLastOwner } from '../../services/members.js'
+import { lockOrganization } from '../../services/organizations.js'
 
 const body = z.object({
   memberId: z.string().min(1),
@@ -50,12 +51,18 @@ export function updateMemberRole(options: ResolvedOptions) {
       if (parseRoles(member.role).includes(owner) && !parseRoles(caller.role).includes(owner)) {
         throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
       }
-      if (!roles.includes(owner) && (await isLastOwner(db, options, member))) {
-        throw new AuthError(OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER)
-      }
-      const updated = await db.update<Member & Row>({ model: 'member', where: { field: 'id', value: member.id }, update: { role: joinRoles(roles) } })
-      if (!updated) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
-      return updated
+      return db.transaction(async (tx) => {
+        await lockOrganization(tx, organizationId)
+        // Re-read under the lock: a concurrent change of this member's role decides whether it is the last owner.
+        const current = await tx.findOne<Member & Row>({ model: 'member', where: { field: 'id', value: member.id } })
+        if (!current) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
+        if (!roles.includes(owner) && (await isLastOwner(tx, options, current))) {
+          throw new AuthError(OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER)
+        }
+        const updated = await tx.update<Member & Row>({ model: 'member', where: { field: 'id', value: member.id }, update: { role: joinRoles(roles) } })
+        if (!updated) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
+        return updated
+      })
     },
   })
 }

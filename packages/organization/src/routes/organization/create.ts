@@ -50,11 +50,9 @@ export function createOrganization(options: ResolvedOptions) {
         throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION)
       }
       const limit = options.organizationLimit
-      const reached =
-        typeof limit === 'function'
-          ? await limit(creator)
-          : (await db.count({ model: 'member', where: { field: 'userId', value: creator.id } })) >= limit
-      if (reached) throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS)
+      if (typeof limit === 'function' && (await limit(creator))) {
+        throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS)
+      }
       if (await db.findOne({ model: 'organization', where: { field: 'slug', value: body.slug } })) {
         throw new AuthError(OrganizationErrors.ORGANIZATION_ALREADY_EXISTS)
       }
@@ -62,6 +60,12 @@ export function createOrganization(options: ResolvedOptions) {
       let created: { organization: Organization; member: Member; team: Team | null }
       try {
         created = await db.transaction(async (tx) => {
+          if (typeof limit === 'number' && Number.isFinite(limit)) {
+            // The creator's row is the lock: two creations by one user cannot both pass the count.
+            await tx.lock({ model: 'user', where: { field: 'id', value: creator.id } })
+            const memberships = await tx.count({ model: 'member', where: { field: 'userId', value: creator.id } })
+            if (memberships >= limit) throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS)
+          }
           const organization = await tx.create<Organization & Row>({
             model: 'organization',
             data: { name: body.name, slug: body.slug, logo: body.logo ?? null, metadata: body.metadata ?? null },

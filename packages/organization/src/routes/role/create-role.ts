@@ -15,6 +15,7 @@ import { OrganizationErrors } from '../../errors.js'
 import type { ResolvedOptions } from '../../options.js'
 import { requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { checkPermissionShape, requireDynamicRoles, rolesFor, type StoredRole } from '../../services/roles.js'
 
 export const roleName = z.string().min(1).max(64).regex(/^[^,\s]+$/, 'a role name has no commas or spaces')
@@ -41,14 +42,17 @@ export function createOrganizationRole(options: ResolvedOptions) {
       if (!hasPermission({ roles, role: caller.role, permissions: body.permission })) {
         throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
       }
-      const count = await db.count({ model: 'organizationRole', where: { field: 'organizationId', value: organizationId } })
-      if (count >= options.dynamicRoles.maximumRolesPerOrganization) {
-        throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ROLES)
-      }
       try {
-        return await db.create<StoredRole & Row>({
-          model: 'organizationRole',
-          data: { organizationId, role: body.role, permission: body.permission },
+        return await db.transaction(async (tx) => {
+          await lockOrganization(tx, organizationId)
+          const count = await tx.count({ model: 'organizationRole', where: { field: 'organizationId', value: organizationId } })
+          if (count >= options.dynamicRoles.maximumRolesPerOrganization) {
+            throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ROLES)
+          }
+          return tx.create<StoredRole & Row>({
+            model: 'organizationRole',
+            data: { organizationId, role: body.role, permission: body.permission },
+          })
         })
       } catch (error) {
         if (isUniqueViolation(error)) throw new AuthError(OrganizationErrors.ROLE_ALREADY_EXISTS)

@@ -10,6 +10,7 @@ import { OrganizationErrors } from '../../errors.js'
 import type { ResolvedOptions, Team } from '../../options.js'
 import { requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { requireTeams } from '../../services/teams.js'
 
 export function createTeam(options: ResolvedOptions) {
@@ -27,9 +28,12 @@ export function createTeam(options: ResolvedOptions) {
         permissions: { team: ['create'] },
         denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION,
       })
-      const count = await db.count({ model: 'team', where: { field: 'organizationId', value: organizationId } })
-      if (count >= options.teams.maximumTeams) throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS)
-      return db.create<Team & Row>({ model: 'team', data: { name: body.name, organizationId } })
+      return db.transaction(async (tx) => {
+        await lockOrganization(tx, organizationId)
+        const count = await tx.count({ model: 'team', where: { field: 'organizationId', value: organizationId } })
+        if (count >= options.teams.maximumTeams) throw new AuthError(OrganizationErrors.YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS)
+        return tx.create<Team & Row>({ model: 'team', data: { name: body.name, organizationId } })
+      })
     },
   })
 }

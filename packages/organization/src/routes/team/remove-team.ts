@@ -12,6 +12,7 @@ import { OrganizationErrors } from '../../errors.js'
 import type { ResolvedOptions } from '../../options.js'
 import { clearActiveTeam } from '../../services/active-organization.js'
 import { requirePermission } from '../../services/authorize.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { requireTeam } from '../../services/teams.js'
 
 export function removeTeam(options: ResolvedOptions) {
@@ -31,6 +32,7 @@ export function removeTeam(options: ResolvedOptions) {
         denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION,
       })
       await db.transaction(async (tx) => {
+        await lockOrganization(tx, organizationId)
         if (!options.teams.allowRemovingAllTeams) {
           const teams = await tx.count({ model: 'team', where: { field: 'organizationId', value: organizationId } })
           if (teams <= 1) throw new AuthError(OrganizationErrors.UNABLE_TO_REMOVE_LAST_TEAM)

@@ -15,6 +15,7 @@ import { clearActiveTeam } from '../../services/active-organization.js'
 import { requireMember, requirePermission } from '../../services/authorize.js'
 import type { SessionContext } from '../../services/caller.js'
 import { findMember } from '../../services/members.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, requireTeam } from '../../services/teams.js'
 
 const body = z.object({ teamId: z.string().min(1), userId: z.string().min(1) })
@@ -41,9 +42,12 @@ export function addTeamMember(options: ResolvedOptions) {
       if (!(await findMember(ctx.db, team.organizationId, ctx.body.userId))) {
         throw new AuthError(OrganizationErrors.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION)
       }
-      await assertTeamRoom(ctx.db, options, team.id)
       try {
-        return await ctx.db.create({ model: 'teamMember', data: { teamId: team.id, userId: ctx.body.userId } })
+        return await ctx.db.transaction(async (tx) => {
+          await lockOrganization(tx, team.organizationId)
+          await assertTeamRoom(tx, options, team.id)
+          return tx.create({ model: 'teamMember', data: { teamId: team.id, userId: ctx.body.userId } })
+        })
       } catch (error) {
         if (isUniqueViolation(error)) throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_TEAM)
         throw error
