@@ -32,4 +32,15 @@ export default defineWorkspace([
       hookTimeout: 60_000,
     },
   },
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'example-server',
+      root: './examples/server',
+      include: ['test/**/*.test.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
 ])

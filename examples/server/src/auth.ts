@@ -1,0 +1,75 @@
+/**
+ * @module
+ * The example's Gatehouse: email and password, verification mail at
+ * sign-up (not required to sign in, signing in on verification), change-email
+ * and delete-user with their mails, account linking, and the organization
+ * plugin with teams and invitation mails, on the embedded SQLite database.
+ * Every mail goes to the outbox (mailer.ts).
+ */
+import { createAuth } from '@gatehouse/core'
+import { organization } from '@gatehouse/organization'
+import type { ServerConfig } from './config.js'
+import type { Mailer } from './mailer.js'
+
+/**
+ * @example
+ * const auth = createExampleAuth(readConfig(process.env), createMailer({ logFile: undefined, print: console.log }))
+ * await runMigrations(auth)
+ */
+export function createExampleAuth(config: ServerConfig, mailer: Mailer) {
+  return createAuth({
+    appName: 'Gatehouse example',
+    baseURL: config.baseURL,
+    basePath: '/api/auth',
+    secret: config.secret,
+    production: config.production,
+    database: config.databasePath,
+    trustedOrigins: config.trustedOrigins,
+    rateLimit: { enabled: config.rateLimit },
+    session: { cookieCache: { enabled: config.cookieCache, maxAge: 300 } },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      requireEmailVerification: false,
+      sendResetPassword: ({ user, url, token }) =>
+        mailer.send({ type: 'reset-password', to: user.email, subject: 'Reset your password', url, token }),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: ({ user, url, token }) =>
+        // For a change of an unverified address, `user.email` is already the new one: the link goes there.
+        mailer.send({ type: 'verify-email', to: user.email, subject: 'Verify your email address', url, token }),
+    },
+    user: {
+      changeEmail: {
+        enabled: true,
+        sendChangeEmailVerification: ({ user, newEmail, url, token }) =>
+          mailer.send({ type: 'change-email', to: user.email, subject: `Approve the change of your email to ${newEmail}`, url, token }),
+      },
+      deleteUser: {
+        enabled: true,
+        sendDeleteAccountVerification: ({ user, url, token }) =>
+          mailer.send({ type: 'delete-account', to: user.email, subject: 'Confirm the deletion of your account', url, token }),
+      },
+    },
+    account: { accountLinking: { enabled: true } },
+    plugins: [
+      organization({
+        teams: { enabled: true },
+        sendInvitationEmail: ({ id, email, organization: org, inviter }) =>
+          mailer.send({
+            type: 'invitation',
+            to: email,
+            subject: `${inviter.user.name} invited you to ${org.name}`,
+            url: `${config.baseURL}/accept-invitation/${encodeURIComponent(id)}`,
+            invitationId: id,
+          }),
+      }),
+    ],
+  })
+}
+
+export type ExampleAuth = ReturnType<typeof createExampleAuth>
+

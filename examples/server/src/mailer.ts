@@ -1,0 +1,38 @@
+/**
+ * @module
+ * The example's outbox. There is no mail server: each email is printed to
+ * the console with its link, so a developer can click through, and appended
+ * to MAIL_LOG (when set) as one JSON line, so test harnesses can follow the
+ * links a real user would get by mail.
+ */
+import { jsonLines } from './json-lines.js'
+
+export type MailType = 'verify-email' | 'reset-password' | 'change-email' | 'delete-account' | 'invitation' | 'magic-link'
+
+export interface Mail {
+  readonly type: MailType
+  readonly to: string
+  readonly subject: string
+  readonly url: string
+  readonly token?: string
+  readonly invitationId?: string
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>
+}
+
+/**
+ * @example
+ * const mailer = createMailer({ logFile: process.env.MAIL_LOG, print: console.log })
+ * await mailer.send({ type: 'reset-password', to: 'ada@example.com', subject: 'Reset your password', url, token })
+ */
+export function createMailer(options: { logFile: string | undefined; print: (line: string) => void }): Mailer {
+  const log = options.logFile === undefined ? undefined : jsonLines(options.logFile)
+  return {
+    async send(mail) {
+      options.print(`[mail] ${mail.type} to ${mail.to}: ${mail.subject}\n       ${mail.url}`)
+      await log?.append(mail)
+    },
+  }
+}

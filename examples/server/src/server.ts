@@ -1,0 +1,67 @@
+/**
+ * @module
+ * The example server: Gatehouse at `/api/auth`, the React app everywhere
+ * else, on node:http with no framework. `startServer` creates and migrates
+ * the SQLite database, listens, and answers a handle that stops everything
+ * (open keep-alive connections included, so SIGTERM ends the process at once).
+ */
+import { mkdir } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { dirname } from 'node:path'
+import { runMigrations } from '@gatehouse/core'
+import { toNodeHandler } from '@gatehouse/core/node'
+import { createExampleAuth, type ExampleAuth } from './auth.js'
+import type { ServerConfig } from './config.js'
+import { createMailer } from './mailer.js'
+import { staticFiles } from './static-files.js'
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  readonly auth: ExampleAuth
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  /** The built React app. */
+  readonly appDirectory: string
+  readonly print?: (line: string) => void
+  /** Host to bind; default 127.0.0.1. */
+  readonly host?: string
+}
+
+/**
+ * @example
+ * const server = await startServer(readConfig(process.env), { appDirectory: '../react-app/dist' })
+ * console.log(`Gatehouse example on ${server.url}`)
+ */
+export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
+  const print = options.print ?? ((line: string) => console.log(line))
+  await mkdir(dirname(config.databasePath), { recursive: true })
+  const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, print }))
+  await runMigrations(auth)
+
+  const api = toNodeHandler(auth)
+  const app = staticFiles(options.appDirectory)
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/'
+    void (path === '/api/auth' || path.startsWith('/api/auth/') || path.startsWith('/api/auth?') ? api(req, res) : app(req, res))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, options.host ?? '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: config.baseURL,
+    port,
+    auth,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+      await auth.close()
+    },
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The example server end to end over real HTTP: the API below /api/auth, the
+ * outbox lines in MAIL_LOG that black-box harnesses follow, redirects for
+ * the links a browser opens, and a prompt stop. The last block starts the
+ * built server exactly as harnesses do (`node dist/main.js`) when it has been built.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readConfig } from '../src/config.js'
+import { startServer, type RunningServer } from '../src/server.js'
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const address = probe.address()
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+interface MailLine {
+  type: string
+  to: string
+  subject: string
+  url: string
+  token?: string
+  invitationId?: string
+}
+
+async function mails(path: string): Promise<MailLine[]> {
+  const text = await readFile(path, 'utf8').catch(() => '')
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as MailLine)
+}
+
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .filter((pair): pair is string => pair !== undefined && !pair.endsWith('='))
+    .join('; ')
+}
+
+describe('example server', () => {
+  let dir = ''
+  let server: RunningServer
+  let mailLog = ''
+  const printed: string[] = []
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-'))
+    mailLog = join(dir, 'mail.jsonl')
+    const port = await freePort()
+    const config = readConfig({ PORT: String(port), DATABASE_PATH: join(dir, 'db', 'auth.db'), MAIL_LOG: mailLog, RATE_LIMIT: '0' })
+    server = await startServer(config, { appDirectory: join(dir, 'no-app'), print: (line) => printed.push(line) })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  const call = (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => {
+    const headers = new Headers(init.headers)
+    headers.set('origin', server.url)
+    if (init.cookie) headers.set('cookie', init.cookie)
+    if (init.json !== undefined) headers.set('content-type', 'application/json')
+    return fetch(`${server.url}${path}`, {
+      ...init,
+      headers,
+      redirect: 'manual',
+      ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
+    })
+  }
+
+  it('is ready when /api/auth/ok answers', async () => {
+    const response = await call('/api/auth/ok')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+  })
+
+  it('mails the verification link at sign-up; opening it verifies, signs in and redirects', async () => {
+    const signUp = await call('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' } })
+    expect(signUp.status).toBe(200)
+    const body = (await signUp.json()) as { user: { emailVerified: boolean } }
+    expect(body.user.emailVerified).toBe(false)
+
+    const [mail] = await mails(mailLog)
+    expect(mail).toMatchObject({ type: 'verify-email', to: 'ada@example.com', subject: 'Verify your email address' })
+    expect(mail?.token).toMatch(/^eyJ/)
+    expect(new URL(mail?.url ?? '').searchParams.get('token')).toBe(mail?.token)
+    expect(printed.some((line) => line.includes(mail?.url ?? '?'))).toBe(true)
+
+    const opened = await call(new URL(mail?.url ?? '').pathname + new URL(mail?.url ?? '').search)
+    expect(opened.status).toBe(302)
+    expect(opened.headers.get('location')).toBe('/')
+    const session = await call('/api/auth/get-session', { cookie: cookiesOf(opened) })
+    expect(await session.json()).toMatchObject({ user: { email: 'ada@example.com', emailVerified: true } })
+  })
+
+  it('answers JSON errors with the spec message', async () => {
+    const response = await call('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'wrong password!' } })
+    expect(response.status).toBe(401)
+    expect(await response.json()).toMatchObject({ message: 'Invalid email or password' })
+  })
+
+  it('mails reset links that redirect with the token, and invitations with their id', async () => {
+    const reset = await call('/api/auth/request-password-reset', { json: { email: 'ada@example.com', redirectTo: '/reset-password' } })
+    expect(reset.status).toBe(200)
+    const resetMail = (await mails(mailLog)).find((line) => line.type === 'reset-password')
+    expect(resetMail).toMatchObject({ to: 'ada@example.com', subject: 'Reset your password' })
+    const link = new URL(resetMail?.url ?? '')
+    const opened = await call(link.pathname + link.search)
+    expect(opened.status).toBe(302)
+    expect(opened.headers.get('location')).toBe(`/reset-password?token=${resetMail?.token}`)
+
+    const signIn = await call('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'correct horse battery' } })
+    const cookie = cookiesOf(signIn)
+    const org = await call('/api/auth/organization/create', { cookie, json: { name: 'Acme', slug: 'acme' } })
+    expect(org.status).toBe(200)
+    const { id: organizationId } = (await org.json()) as { id: string }
+    const invite = await call('/api/auth/organization/invite-member', { cookie, json: { organizationId, email: 'Bo@Example.com', role: 'member' } })
+    expect(invite.status).toBe(200)
+    const { id: invitationId } = (await invite.json()) as { id: string }
+    const invitation = (await mails(mailLog)).find((line) => line.type === 'invitation')
+    expect(invitation).toEqual({
+      type: 'invitation',
+      to: 'bo@example.com',
+      subject: 'Ada invited you to Acme',
+      url: `${server.url}/accept-invitation/${invitationId}`,
+      invitationId,
+    })
+  })
+
+  it('serves a page that says how to build the app when it is missing', async () => {
+    const response = await call('/')
+    expect(response.status).toBe(503)
+    expect(await response.text()).toContain('pnpm build')
+  })
+})
+
+const built = fileURLToPath(new URL('../dist/main.js', import.meta.url))
+
+describe.skipIf(!existsSync(built))('the built server as harnesses start it (skipped until `pnpm build`)', () => {
+  let dir = ''
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-built-'))
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  function run(env: Record<string, string>) {
+    const child = spawn(process.execPath, [built], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => output.includes('ready on') && resolve())
+      void exited.then(() => reject(new Error(`exited before ready:\n${output}`)))
+    })
+    // A run that is expected to fail never awaits `ready`: its rejection is not an error then.
+    ready.catch(() => undefined)
+    return { child, exited, ready, output: () => output }
+  }
+
+  it('starts, answers, and exits 0 on SIGTERM with a connection open', async () => {
+    const port = await freePort()
+    const server = run({ PORT: String(port), DATABASE_PATH: join(dir, 'a', 'auth.db') })
+    await server.ready
+    expect(server.output()).toContain('WARNING: AUTH_SECRET is not set')
+    const ok = await fetch(`http://127.0.0.1:${port}/api/auth/ok`, { headers: { connection: 'keep-alive' } })
+    expect(await ok.json()).toEqual({ ok: true })
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+  })
+
+  it('refuses to start in production without AUTH_SECRET', async () => {
+    const server = run({ NODE_ENV: 'production', PORT: String(await freePort()), DATABASE_PATH: join(dir, 'b', 'auth.db') })
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toContain('Configuration error: AUTH_SECRET is required')
+  })
+})
