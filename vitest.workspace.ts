@@ -43,4 +43,38 @@ export default defineWorkspace([
       hookTimeout: 60_000,
     },
   },
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'docs',
+      root: './scripts/docs',
+      include: ['*.test.ts'],
+    },
+  },
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'billing',
+      root: './packages/billing',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      globalSetup: ['../../vitest.services.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
+  {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name: 'react',
+      root: './packages/react',
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      environment: 'jsdom',
+      globalSetup: ['../../vitest.services.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  },
 ])

@@ -1,0 +1,34 @@
+/**
+ * docs/reference/routes.md is what the endpoint definitions say. When a
+ * route changes, this test fails until `pnpm docs:routes` rewrites the page.
+ */
+import { organization } from '@gatehouse/organization'
+import { describe, expect, it } from 'vitest'
+import { coreEndpoints } from '../../packages/core/src/routes/index.js'
+import { pluginSection, routeReference } from './route-reference.js'
+
+const sections = [
+  { title: '@gatehouse/core', endpoints: coreEndpoints },
+  pluginSection(
+    '@gatehouse/organization',
+    organization({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } }),
+    'Team routes exist with `teams: { enabled: true }`, role routes with `dynamicAccessControl: { enabled: true }`.',
+  ),
+]
+
+describe('route reference', () => {
+  it('docs/reference/routes.md matches the endpoint definitions', async () => {
+    await expect(routeReference(sections)).toMatchFileSnapshot('../../docs/reference/routes.md')
+  })
+
+  it('lists every routed endpoint once, with its method and the schema fields', () => {
+    const markdown = routeReference(sections)
+    expect(markdown).toContain('| `/sign-in/email` | POST | `signInEmail` | anyone | `email`: string<br>`password`: string')
+    expect(markdown).toContain('| `/get-session` | GET | `getSession` |')
+    expect(markdown).toMatch(/\| — \| — \| `setPassword` \| server `api` only \|/)
+    expect(markdown).toContain('| `/organization/create` | POST | `createOrganization` |')
+    const routed = Object.values(coreEndpoints).filter((endpoint) => !endpoint.serverOnly).length
+    const coreRows = markdown.split('## @gatehouse/organization')[0]?.split('\n').filter((line) => line.startsWith('| `/')) ?? []
+    expect(coreRows).toHaveLength(routed)
+  })
+})
