@@ -99,6 +99,38 @@ describe('GET /get-session', () => {
     expect(calls).toEqual(['findOne:session'])
   })
 
+  it('a stolen cache cookie is worth nothing without the token it was issued for', async () => {
+    const counting = countingAdapter(memoryAdapter())
+    const auth = accountAuth({ database: counting.factory, session: { cookieCache: { enabled: true } } })
+    const ada = await signUp(auth, { email: 'ada@example.com' })
+    const adaCache = ada.cookie.split('; ').find((pair) => pair.startsWith('gatehouse.session_data='))
+    expect((await getSession(auth, ada.cookie)).body.user.email).toBe('ada@example.com')
+    // A made-up token, signed or not, with Ada's genuine cache cookie.
+    for (const token of ['A'.repeat(32), `${'A'.repeat(32)}.${'B'.repeat(43)}`]) {
+      const calls = await counting.during(async () => {
+        const { body } = await getSession(auth, `gatehouse.session_token=${token}; ${adaCache}`)
+        expect(body).toBeNull()
+      })
+      // Not the cache's session, and no valid signature: refused before any query.
+      expect(calls).toEqual([])
+    }
+  })
+
+  it('a tampered cache cookie is verified and refused, even right after the genuine one was served', async () => {
+    const counting = countingAdapter(memoryAdapter())
+    const auth = accountAuth({ database: counting.factory, session: { cookieCache: { enabled: true } } })
+    const ada = await signUp(auth, { email: 'ada@example.com' })
+    expect(await counting.during(() => getSession(auth, ada.cookie))).toEqual([])
+    const tampered = ada.cookie.replace(/(gatehouse\.session_data=[^;]*)(.)(?=;|$)/, (_, head: string, last: string) => `${head}${last === 'A' ? 'B' : 'A'}`)
+    expect(tampered).not.toBe(ada.cookie)
+    const calls = await counting.during(async () => {
+      const { body } = await getSession(auth, tampered)
+      expect(body.user.email).toBe('ada@example.com')
+    })
+    // Not served from the cache: read from the store with the (valid) token.
+    expect(calls).toEqual(['findOne:session'])
+  })
+
   it('the cache stays under the cookie size limit: a huge user is not cached', async () => {
     const auth = accountAuth({
       session: { cookieCache: { enabled: true } },

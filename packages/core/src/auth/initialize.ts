@@ -9,6 +9,7 @@ import { createStore } from '../db/store.js'
 import { createPasswordService } from '../accounts/passwords.js'
 import type { AuthContext } from '../endpoint/context.js'
 import { cookieNames } from '../endpoint/cookie-jar.js'
+import { createCachePayloadMemo } from '../session/cache-payload.js'
 import type { HandlerRuntime } from '../endpoint/handler.js'
 import type { Router } from '../endpoint/router.js'
 import { createRateLimiter } from '../rate-limit/rate-limiter.js'
@@ -44,6 +45,7 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     secrets: config.secrets,
     logger,
     cookieNames: cookieNames(config.cookieConfig),
+    cookieCacheMemo: createCachePayloadMemo(),
     plugins,
     passwords,
     isTrustedOrigin: config.isTrustedOrigin,

@@ -125,6 +125,20 @@ export function signCookieValue(value: string, key: Uint8Array): string {
 }
 
 /**
+ * The value part of a signed cookie, NOT verified: for the one reader whose
+ * check does not depend on the signature (the cookie cache binds to the
+ * token's hash; see session/session-cookies.ts). Null without a signature part.
+ *
+ * @example
+ * const token = unverifiedCookieValue(cookies.get('session_token'))
+ */
+export function unverifiedCookieValue(signed: string | null | undefined): string | null {
+  if (!signed) return null
+  const dot = signed.lastIndexOf('.')
+  return dot <= 0 ? null : signed.slice(0, dot)
+}
+
+/**
  * The value inside a signed cookie, or null when it is empty, has no signature,
  * or was not signed by any of `keys` (tampered, forged, or signed with a secret
  * that has since been dropped). The value may itself contain dots: the signature

@@ -11,6 +11,7 @@ import type { Store } from '../db/store.js'
 import type { Clock } from '../crypto/clock.js'
 import type { Random } from '../crypto/random.js'
 import type { Secrets } from '../crypto/keys.js'
+import type { CachePayloadMemo } from '../session/cache-payload.js'
 import type { CookieJar, CookieNames } from './cookie-jar.js'
 import type { Logger } from './logger.js'
 import type { Method } from './define-endpoint.js'
@@ -35,6 +36,8 @@ export interface AuthContext {
   readonly secrets: Secrets
   readonly logger: Logger
   readonly cookieNames: CookieNames
+  /** The cookie cache texts this instance verified recently (session/cache-payload.ts). */
+  readonly cookieCacheMemo: CachePayloadMemo
   readonly plugins: readonly GatehousePlugin[]
   /** Hashing, timing-safe verification and the length policy for passwords. */
   readonly passwords: PasswordService

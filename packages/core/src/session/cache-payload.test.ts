@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeCachePayload, encodeCachePayload, RECENT_PAYLOADS, type CachePayload } from './cache-payload.js'
+import { createCachePayloadMemo, decodeCachePayload, encodeCachePayload, RECENT_PAYLOADS, type CachePayload } from './cache-payload.js'
 import type { Session, User } from './types.js'
 
 const AT = new Date('2026-01-02T03:04:05.678Z')
@@ -13,51 +13,88 @@ function payload(name: string, extra: Record<string, unknown> = {}): CachePayloa
 /** What JSON makes of a payload: the shape decoding must give back. */
 const asJson = (value: CachePayload): unknown => JSON.parse(JSON.stringify(value))
 
+/** A stand-in signature scheme: `text.sig-<text length>`; the memo only needs `verify` to accept or refuse. */
+const sign = (text: string) => `${text}.sig-${text.length}`
+function counting() {
+  const calls: string[] = []
+  const verify = (signed: string): string | null => {
+    calls.push(signed)
+    const dot = signed.lastIndexOf('.')
+    const text = signed.slice(0, dot)
+    return signed.slice(dot + 1) === `sig-${text.length}` ? text : null
+  }
+  return { calls, verify }
+}
+
 describe('cache payload', () => {
   it('round-trips through encode and decode, and refuses what is not a payload', () => {
     const text = encodeCachePayload(payload('Ada'))
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/)
-    expect(decodeCachePayload(text, 'round-trip')).toEqual(asJson(payload('Ada')))
-    expect(decodeCachePayload('not base64!', 'bad')).toBeNull()
-    expect(decodeCachePayload(Buffer.from('{"session":{}}').toString('base64url'), 'bad')).toBeNull()
-    expect(decodeCachePayload(Buffer.from('[1,2]').toString('base64url'), 'bad')).toBeNull()
-    expect(decodeCachePayload(Buffer.from('{"session":1,"user":{},"expiresAt":1}').toString('base64url'), 'bad')).toBeNull()
+    expect(decodeCachePayload(text)).toEqual(asJson(payload('Ada')))
+    expect(decodeCachePayload('not base64!')).toBeNull()
+    expect(decodeCachePayload(Buffer.from('{"session":{}}').toString('base64url'))).toBeNull()
+    expect(decodeCachePayload(Buffer.from('[1,2]').toString('base64url'))).toBeNull()
+    expect(decodeCachePayload(Buffer.from('{"session":1,"user":{},"expiresAt":1}').toString('base64url'))).toBeNull()
   })
 
-  it('reuses the decoded payload only for the very same text, and never serves a session an older payload', () => {
-    const first = encodeCachePayload(payload('Ada'))
-    const renamed = encodeCachePayload(payload('Grace'))
-    const decoded = decodeCachePayload(first, 'slot-1')
-    expect(decodeCachePayload(first, 'slot-1')).toBe(decoded)
-    expect(decodeCachePayload(renamed, 'slot-1')?.user.name).toBe('Grace')
-    expect(decodeCachePayload(first, 'slot-1')?.user.name).toBe('Ada')
-    // Another session's slot with the same text decodes on its own.
-    expect(decodeCachePayload(first, 'slot-2')).toEqual(decoded)
+  it('verifies a text once, and again for any other text, however small the change', () => {
+    const memo = createCachePayloadMemo()
+    const { calls, verify } = counting()
+    const first = sign(encodeCachePayload(payload('Ada')))
+    const decoded = memo.read(first, 'slot-1', verify)
+    expect(decoded).toEqual(asJson(payload('Ada')))
+    expect(memo.read(first, 'slot-1', verify)).toBe(decoded)
+    expect(calls).toHaveLength(1)
+    // A forged signature on the remembered value is verified, and refused.
+    expect(memo.read(`${first}x`, 'slot-1', verify)).toBeNull()
+    expect(calls).toHaveLength(2)
+    const renamed = sign(encodeCachePayload(payload('Grace')))
+    expect(memo.read(renamed, 'slot-1', verify)?.user.name).toBe('Grace')
+    expect(memo.read(first, 'slot-1', verify)?.user.name).toBe('Ada')
+    expect(calls).toHaveLength(4)
+    // Another session's slot verifies on its own.
+    expect(memo.read(first, 'slot-2', verify)).toEqual(decoded)
+    expect(calls).toHaveLength(5)
+  })
+
+  it('is one per auth instance: a text verified by one memo is verified again by another', () => {
+    const text = sign(encodeCachePayload(payload('Ada')))
+    const one = counting()
+    createCachePayloadMemo().read(text, 'slot', one.verify)
+    const other = { calls: [] as string[], verify: (signed: string) => (other.calls.push(signed), null) }
+    expect(createCachePayloadMemo().read(text, 'slot', other.verify)).toBeNull()
+    expect(other.calls).toEqual([text])
   })
 
   it('freezes what it remembers, so no caller can change what the next one reads', () => {
-    const text = encodeCachePayload(payload('Ada'))
-    const decoded = decodeCachePayload(text, 'frozen')
+    const decoded = createCachePayloadMemo().read(sign(encodeCachePayload(payload('Ada'))), 'frozen', counting().verify)
     expect(Object.isFrozen(decoded)).toBe(true)
     expect(Object.isFrozen(decoded?.session)).toBe(true)
     expect(Object.isFrozen(decoded?.user)).toBe(true)
   })
 
   it('does not remember payloads holding nested objects, which a shallow copy would share', () => {
-    const text = encodeCachePayload(payload('Ada', { preferences: { theme: 'dark' } }))
-    const one = decodeCachePayload(text, 'nested')
-    const two = decodeCachePayload(text, 'nested')
+    const memo = createCachePayloadMemo()
+    const { calls, verify } = counting()
+    const text = sign(encodeCachePayload(payload('Ada', { preferences: { theme: 'dark' } })))
+    const one = memo.read(text, 'nested', verify)
+    const two = memo.read(text, 'nested', verify)
     expect(one).toEqual(two)
     expect(one).not.toBe(two)
+    expect(calls).toHaveLength(2)
     expect(Object.isFrozen(one?.user)).toBe(false)
   })
 
   it('keeps a bounded number of sessions', () => {
-    const text = encodeCachePayload(payload('Ada'))
-    const kept = decodeCachePayload(text, 'bounded-0')
-    for (let i = 1; i <= RECENT_PAYLOADS; i++) decodeCachePayload(text, `bounded-${String(i)}`)
-    // The oldest slot was dropped: the same text decodes again into a new object.
-    expect(decodeCachePayload(text, 'bounded-0')).not.toBe(kept)
-    expect(decodeCachePayload(text, 'bounded-0')).toEqual(kept)
+    const memo = createCachePayloadMemo()
+    const { calls, verify } = counting()
+    const text = sign(encodeCachePayload(payload('Ada')))
+    const kept = memo.read(text, 'bounded-0', verify)
+    for (let i = 1; i <= RECENT_PAYLOADS; i++) memo.read(text, `bounded-${String(i)}`, verify)
+    // The oldest slot was dropped: the same text is verified and decoded again.
+    const again = memo.read(text, 'bounded-0', verify)
+    expect(again).not.toBe(kept)
+    expect(again).toEqual(kept)
+    expect(calls).toHaveLength(RECENT_PAYLOADS + 2)
   })
 })

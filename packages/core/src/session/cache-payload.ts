@@ -1,20 +1,20 @@
 /**
  * @module
  * The body of the `session_data` cookie (SPEC §9 cookie cache): the
- * {session, user} and the cache's own expiry, as base64url JSON. The cookie
- * jar verifies the signature before anything here reads the text.
+ * {session, user} and the cache's own expiry, as base64url JSON, signed by
+ * the cookie jar.
  *
- * Decoding (base64url, UTF-8, JSON.parse) was the largest cost of serving
- * get-session from the cookie cache, and a browser sends the very same
- * cookie on every request until the cache is rewritten. So the last payload
- * decoded for each session is remembered, under the session's token hash,
- * with the text it came from; it is reused only for that exact text (a
- * string comparison, far cheaper than decoding, or than hashing the text
- * as a key would be). Decoding is a pure function of the text, and the
- * caller still verifies the signature over it, and checks expiry and the
- * token binding, on every request. Only payloads whose session and user
- * hold no nested objects are remembered, and they are frozen: readers copy
- * the two rows before handing them out, so no request sees another's edits.
+ * Verifying the signature and decoding (base64url, UTF-8, JSON.parse) were
+ * the largest costs of serving get-session from the cookie cache, and a
+ * browser sends the very same cookie on every request until the cache is
+ * rewritten. So each auth instance remembers, per session token hash, the
+ * last signed text it verified and the payload decoded from it, and reuses
+ * them only for that exact text (a string comparison). Both steps are pure
+ * functions of the text and the instance's keys, so the answer is the one
+ * recomputing would give; expiry and the token binding are still checked
+ * on every request. Only payloads whose session and user hold no nested
+ * objects are remembered, and they are frozen: readers copy the two rows
+ * before handing them out, so no request sees another's edits.
  */
 import { primitives } from '../crypto/primitives.js'
 import type { Session, User } from './types.js'
@@ -26,8 +26,6 @@ export interface CachePayload {
   readonly expiresAt: number
 }
 
-/** The last decoded payload per session token hash, with its text; about 2 KB each. Oldest out first once full. */
-const recent = new Map<string, { readonly text: string; readonly payload: CachePayload }>()
 export const RECENT_PAYLOADS = 256
 
 /**
@@ -39,32 +37,55 @@ export function encodeCachePayload(payload: CachePayload): string {
 }
 
 /**
- * The payload in a verified cookie text, or null when it is not one.
- * `tokenHash` names the session the cookie came with: the slot where the
- * decoded payload is remembered (a payload for another session never
- * passes the caller's token check anyway).
- *
- * @example
- * const payload = decodeCachePayload(ctx.cookies.getSigned('session_data') ?? '', hashSessionToken(token))
+ * The recently verified cache cookies of one auth instance (its keys): per
+ * session token hash, the signed cookie text and its decoded payload.
  */
-export function decodeCachePayload(text: string, tokenHash: string): CachePayload | null {
-  const known = recent.get(tokenHash)
-  if (known && known.text === text) return known.payload
-  const payload = decode(text)
-  if (payload && isFlat(payload.session) && isFlat(payload.user)) {
-    Object.freeze(payload.session)
-    Object.freeze(payload.user)
-    recent.delete(tokenHash)
-    if (recent.size >= RECENT_PAYLOADS) {
-      const oldest = recent.keys().next()
-      if (!oldest.done) recent.delete(oldest.value)
-    }
-    recent.set(tokenHash, { text, payload: Object.freeze(payload) })
-  }
-  return payload
+export interface CachePayloadMemo {
+  /**
+   * The payload of a signed `session_data` cookie text, or null when it is
+   * not one. A text byte-identical to one this memo verified before is the
+   * same signed message under the same keys (an HMAC is a function of the
+   * message), so it is not verified or decoded again; any other text goes
+   * through `verify` (signature check, returning the value) and decoding.
+   */
+  read(signed: string, tokenHash: string, verify: (signed: string) => string | null): CachePayload | null
 }
 
-function decode(text: string): CachePayload | null {
+/**
+ * One per auth instance: the memo must never vouch for a text verified
+ * under another instance's secret.
+ *
+ * @example
+ * const memo = createCachePayloadMemo()
+ * const payload = memo.read(cookieText, hashSessionToken(token), (text) => verifySignedCookieValue(text, keys))
+ */
+export function createCachePayloadMemo(): CachePayloadMemo {
+  /** About 2 KB a session; oldest out first once full. */
+  const recent = new Map<string, { readonly signed: string; readonly payload: CachePayload }>()
+  return {
+    read(signed, tokenHash, verify) {
+      const known = recent.get(tokenHash)
+      if (known && known.signed === signed) return known.payload
+      const text = verify(signed)
+      if (text === null) return null
+      const payload = decodeCachePayload(text)
+      if (payload && isFlat(payload.session) && isFlat(payload.user)) {
+        Object.freeze(payload.session)
+        Object.freeze(payload.user)
+        recent.delete(tokenHash)
+        if (recent.size >= RECENT_PAYLOADS) {
+          const oldest = recent.keys().next()
+          if (!oldest.done) recent.delete(oldest.value)
+        }
+        recent.set(tokenHash, { signed, payload: Object.freeze(payload) })
+      }
+      return payload
+    },
+  }
+}
+
+/** Decodes a verified cookie value; null when it is not a payload. */
+export function decodeCachePayload(text: string): CachePayload | null {
   try {
     const json = primitives.decodeBase64urlText(text)
     if (json === null) return null

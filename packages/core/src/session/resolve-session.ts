@@ -12,13 +12,13 @@ import { CoreErrors } from '../errors/core-errors.js'
 import {
   clearSessionCookies,
   isDontRemember,
-  readCookieCache,
+  readCachedSession,
   readSessionToken,
   setCookieCache,
   setSessionCookies,
 } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
-import { deleteSessions, findSession, hashSessionToken, refreshSession } from './session-store.js'
+import { deleteSessions, findSession, refreshSession } from './session-store.js'
 import type { SessionWithUser } from './types.js'
 
 export interface ResolveOptions {
@@ -28,15 +28,14 @@ export interface ResolveOptions {
 }
 
 export async function resolveSession(ctx: EndpointContext, options: ResolveOptions = {}): Promise<SessionWithUser | null> {
-  const token = readSessionToken(ctx)
-  if (!token) return null
   const settings = sessionOptions(ctx.options)
-  const auth = ctx.auth
-
   if (settings.cookieCache.enabled && !options.disableCookieCache) {
-    const cached = readCookieCache(ctx, hashSessionToken(token))
+    const cached = readCachedSession(ctx)
     if (cached) return cached
   }
+  const token = readSessionToken(ctx)
+  if (!token) return null
+  const auth = ctx.auth
 
   const found = await findSession(auth, token)
   if (!found) {

@@ -7,7 +7,9 @@
  */
 import { reviveDates } from '../db/output.js'
 import type { EndpointContext } from '../endpoint/context.js'
-import { decodeCachePayload, encodeCachePayload } from './cache-payload.js'
+import { unverifiedCookieValue } from '../cookies/cookies.js'
+import { encodeCachePayload } from './cache-payload.js'
+import { hashSessionToken } from './session-store.js'
 import { sessionOptions } from './session-options.js'
 import type { Session, SessionWithUser, User } from './types.js'
 
@@ -58,11 +60,26 @@ export function setCookieCache(ctx: Ctx, data: SessionWithUser): void {
   ctx.cookies.setSigned('session_data', payload, { maxAge: cookieCache.maxAge })
 }
 
+/**
+ * The cookie cache's {session, user} for the token cookie the request
+ * carries. The signed cache names its session by the SHA-256 of the token,
+ * so only a holder of the token itself can match it: the token cookie's own
+ * signature would prove nothing more here, and is checked on the database
+ * path (`readSessionToken`) instead of on every cached request.
+ *
+ * @example
+ * const cached = readCachedSession(ctx) // null: go to the database
+ */
+export function readCachedSession(ctx: Ctx): SessionWithUser | null {
+  const token = unverifiedCookieValue(ctx.cookies.get('session_token'))
+  return token ? readCookieCache(ctx, hashSessionToken(token)) : null
+}
+
 /** The cached {session, user}, if the signed cache cookie is present, unexpired and belongs to this token. */
 export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | null {
-  const raw = ctx.cookies.getSigned('session_data')
-  if (!raw) return null
-  const payload = decodeCachePayload(raw, tokenHash)
+  const signed = ctx.cookies.get('session_data')
+  if (!signed) return null
+  const payload = ctx.auth.cookieCacheMemo.read(signed, tokenHash, () => ctx.cookies.getSigned('session_data'))
   const now = ctx.clock.now().getTime()
   if (!payload || payload.expiresAt <= now) return null
   if (payload.session.token !== tokenHash) return null
