@@ -77,4 +77,13 @@ export default defineWorkspace([
       hookTimeout: 60_000,
     },
   },
+  {
+    test: {
+      name: 'e2e',
+      root: './examples/e2e',
+      include: ['test/**/*.test.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 60_000,
+    },
+  },
 ])

@@ -1,0 +1,141 @@
+/**
+ * @module
+ * What the browser tests stand on: the example server started exactly as a
+ * black-box harness starts it (`node examples/server/dist/main.js` with its
+ * environment), the MAIL_LOG it writes, and Debian's Chromium driven by
+ * playwright-core. Nothing is downloaded: the browser is the system's.
+ *
+ * The suite needs a build (`pnpm build`: the server's dist and the React
+ * app's dist) and a Chromium; `prerequisites()` says which is missing, so
+ * `pnpm test` can skip with the reason instead of failing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+const SERVER = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url))
+const APP = fileURLToPath(new URL('../../react-app/dist/index.html', import.meta.url))
+export const SCREENSHOTS = fileURLToPath(new URL('../screenshots', import.meta.url))
+
+/** The Chromium to drive: GATEHOUSE_E2E_CHROMIUM, else Debian's. */
+export function chromiumPath(): string | undefined {
+  const candidates = [process.env.GATEHOUSE_E2E_CHROMIUM, '/usr/bin/chromium']
+  return candidates.find((path): path is string => typeof path === 'string' && path !== '' && existsSync(path))
+}
+
+/** Why the suite cannot run here, or null when it can. */
+export function prerequisites(): string | null {
+  if (!chromiumPath()) return 'no Chromium (apt-get install chromium, or set GATEHOUSE_E2E_CHROMIUM)'
+  if (!existsSync(SERVER)) return 'the example server is not built (pnpm build)'
+  if (!existsSync(APP)) return 'the React app is not built (pnpm build)'
+  return null
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const address = probe.address()
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  if (!address || typeof address === 'string') throw new Error('no free port')
+  return address.port
+}
+
+export interface Mail {
+  readonly type: string
+  readonly to: string
+  readonly subject: string
+  readonly url: string
+  readonly token?: string
+  readonly invitationId?: string
+}
+
+export interface ExampleServer {
+  readonly url: string
+  /** Every mail sent so far, oldest first. */
+  mails(): Promise<Mail[]>
+  /** The newest mail of `type` to `to`, waiting briefly for it to be written. */
+  mailTo(to: string, type: string): Promise<Mail>
+  stop(): Promise<void>
+}
+
+/**
+ * @example
+ * const server = await startExampleServer()
+ * await page.goto(server.url)
+ */
+export async function startExampleServer(): Promise<ExampleServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'))
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const mailLog = join(dir, 'mail.jsonl')
+  const child: ChildProcess = spawn(process.execPath, [SERVER], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      BASE_URL: url,
+      DATABASE_PATH: join(dir, 'gatehouse.db'),
+      MAIL_LOG: mailLog,
+      RATE_LIMIT: '0',
+      AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  await new Promise<void>((resolve, reject) => {
+    const check = () => output.includes('ready on') && resolve()
+    child.stdout?.on('data', check)
+    void exited.then(() => reject(new Error(`the example server exited before it was ready:\n${output}`)))
+  })
+
+  const mails = async (): Promise<Mail[]> => {
+    const text = await readFile(mailLog, 'utf8').catch(() => '')
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Mail)
+  }
+  return {
+    url,
+    mails,
+    async mailTo(to, type) {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const found = (await mails()).filter((mail) => mail.to === to && mail.type === type).at(-1)
+        if (found) return found
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      throw new Error(`no ${type} mail to ${to}; the log has: ${JSON.stringify(await mails())}`)
+    },
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Debian's Chromium, headless; `--no-sandbox` because CI runs as root. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = chromiumPath()
+  if (!executablePath) throw new Error('no Chromium')
+  return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+}
+
+/** Runs a step; on failure saves a full-page screenshot named after it under e2e/screenshots and rethrows. */
+export async function step<T>(page: Page, name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    await mkdir(SCREENSHOTS, { recursive: true })
+    const file = join(SCREENSHOTS, `${name.replace(/[^a-z0-9-]+/gi, '-')}.png`)
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined)
+    throw new Error(`step "${name}" failed (screenshot: ${file}): ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  }
+}

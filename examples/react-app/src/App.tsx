@@ -1,0 +1,144 @@
+/**
+ * The shell: header with the account menu, the banner for an unverified
+ * email, and the page for the current path. Pages that need a session get
+ * it from `useSession()`, which every component shares: one request.
+ */
+import type { ReactNode } from 'react'
+import { Status, useAction } from './action.js'
+import { client, type SessionData } from './auth-client.js'
+import { ProfilePage, SessionsPage } from './pages/account-pages.js'
+import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth-pages.js'
+import { AcceptInvitationPage, OrganizationsPage } from './pages/organization-pages.js'
+import { Link, navigate, useLocation } from './router.js'
+
+/** Error codes the server appends to redirects (SPEC §8), in words. */
+const REDIRECT_ERRORS: Readonly<Record<string, string>> = {
+  invalid_token: 'That link is invalid or has expired.',
+  token_expired: 'That link has expired. Ask for a new one.',
+  INVALID_TOKEN: 'That link is invalid or has expired.',
+  user_not_found: 'No account matches that link.',
+}
+
+export function App() {
+  const { data: session, isPending } = client.useSession()
+  const { path, query } = useLocation()
+  const redirectError = query.get('error')
+  return (
+    <>
+      <header>
+        <Link to="/" className="brand">
+          Gatehouse example
+        </Link>
+        <nav aria-label="Main">{session ? <SignedInNav session={session} /> : isPending ? null : <SignedOutNav />}</nav>
+      </header>
+      {session && !session.user.emailVerified ? <VerifyBanner email={session.user.email} /> : null}
+      <main>
+        {redirectError && path !== '/reset-password' ? (
+          <p role="alert" className="error">
+            {REDIRECT_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
+          </p>
+        ) : null}
+        {isPending ? <p>Loading…</p> : <Page path={path} session={session ?? null} />}
+      </main>
+    </>
+  )
+}
+
+function Page({ path, session }: { path: string; session: SessionData | null }): ReactNode {
+  const invitation = /^\/accept-invitation\/([^/]+)$/.exec(path)
+  if (invitation?.[1]) return <AcceptInvitationPage invitationId={decodeURIComponent(invitation[1])} session={session} />
+  switch (path) {
+    case '/sign-up':
+      return <SignUpPage />
+    case '/sign-in':
+      return <SignInPage />
+    case '/forgot-password':
+      return <ForgotPasswordPage />
+    case '/reset-password':
+      return <ResetPasswordPage />
+  }
+  if (!session) return path === '/' ? <Welcome /> : <SignInPage />
+  switch (path) {
+    case '/':
+      return <Home session={session} />
+    case '/profile':
+      return <ProfilePage session={session} />
+    case '/sessions':
+      return <SessionsPage session={session} />
+    case '/organizations':
+      return <OrganizationsPage session={session} />
+    default:
+      return <h1>Not found</h1>
+  }
+}
+
+function SignedOutNav() {
+  return (
+    <>
+      <Link to="/sign-in">Sign in</Link> <Link to="/sign-up">Sign up</Link>
+    </>
+  )
+}
+
+function SignedInNav({ session }: { session: SessionData }) {
+  const action = useAction()
+  return (
+    <>
+      <Link to="/organizations">Organizations</Link> <Link to="/sessions">Sessions</Link> <Link to="/profile">Profile</Link>{' '}
+      <span className="muted">{session.user.email}</span>{' '}
+      <button type="button" onClick={() => void action.run(() => client.signOut(), () => navigate('/'))}>
+        Sign out
+      </button>
+    </>
+  )
+}
+
+function VerifyBanner({ email }: { email: string }) {
+  const action = useAction()
+  return (
+    <div className="banner" role="status">
+      Please verify your email: we sent a link to <strong>{email}</strong>.{' '}
+      <button type="button" onClick={() => void action.run(() => client.sendVerificationEmail({ email, callbackURL: '/' }), undefined, 'Sent again.')}>
+        Send it again
+      </button>
+      <Status action={action} />
+    </div>
+  )
+}
+
+function Welcome() {
+  return (
+    <section>
+      <h1>Welcome</h1>
+      <p>This app shows what Gatehouse does: accounts, sessions and organizations.</p>
+      <p>
+        <Link to="/sign-up">Create an account</Link> or <Link to="/sign-in">sign in</Link>.
+      </p>
+    </section>
+  )
+}
+
+function Home({ session }: { session: SessionData }) {
+  const { data: organization } = client.useActiveOrganization()
+  return (
+    <section>
+      <h1>Hello, {session.user.name}</h1>
+      <p>
+        Signed in as {session.user.email}
+        {session.user.emailVerified ? ' (verified)' : ''}.
+      </p>
+      <p>{organization ? <>Active organization: {organization.name}.</> : <>No active organization.</>}</p>
+      <ul>
+        <li>
+          <Link to="/organizations">Organizations, members and invitations</Link>
+        </li>
+        <li>
+          <Link to="/sessions">Your sessions</Link>
+        </li>
+        <li>
+          <Link to="/profile">Your profile</Link>
+        </li>
+      </ul>
+    </section>
+  )
+}
