@@ -1,5 +1,6 @@
 export { createAuth } from './auth/create-auth.js'
-export type { Auth, AuthEndpoints, PluginEndpoints } from './auth/create-auth.js'
+export type { Auth, AuthEndpoints, PluginEndpoints, SessionFields, UserFields } from './auth/create-auth.js'
+export type { CoreEndpoints } from './routes/index.js'
 export type { AdvancedOptions, GatehouseOptions } from './options.js'
 
 export { defineEndpoint } from './endpoint/define-endpoint.js'
@@ -17,7 +18,7 @@ export type {
 } from './endpoint/define-endpoint.js'
 export type { AuthContext, EndpointContext, HookContext } from './endpoint/context.js'
 export type { CookieJar, CookieNames } from './endpoint/cookie-jar.js'
-export type { Api, ApiArgs, ApiMethod } from './endpoint/api.js'
+export type { Api, ApiArgs, ApiMethod, WithFields } from './endpoint/api.js'
 export { createLogger } from './endpoint/logger.js'
 export type { Logger, LoggerOptions, LogLevel } from './endpoint/logger.js'
 

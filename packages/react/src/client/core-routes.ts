@@ -1,0 +1,113 @@
+/**
+ * @module
+ * Core's routes as the client calls them (SPEC §7), named the way users
+ * expect. Not listed: set-password (server only), the HTML error page, the
+ * liveness route, and GET /reset-password/{token}, which only redirects the
+ * link in a reset mail. A test compares this table with the server's
+ * endpoints, so a renamed path or method cannot slip by.
+ */
+import * as z from 'zod/mini'
+import type { RouteTable } from './route.js'
+import {
+  linkedAccountShape,
+  sessionShape,
+  sessionWithUserShape,
+  statusShape,
+  successMessageShape,
+  userShape,
+} from './shapes.js'
+
+/** After these the signed-in user, or whether there is one, may have changed. */
+const SESSION = ['session'] as const
+
+export const coreRoutes = {
+  signUp: {
+    email: {
+      endpoint: 'signUpEmail',
+      method: 'POST',
+      path: '/sign-up/email',
+      output: z.looseObject({ token: z.nullable(z.string()), user: userShape }),
+      signals: SESSION,
+      userFields: 'create',
+    },
+  },
+  signIn: {
+    email: {
+      endpoint: 'signInEmail',
+      method: 'POST',
+      path: '/sign-in/email',
+      output: z.looseObject({ redirect: z.boolean(), token: z.string(), url: z.optional(z.string()), user: userShape }),
+      signals: SESSION,
+    },
+  },
+  signOut: {
+    endpoint: 'signOut',
+    method: 'POST',
+    path: '/sign-out',
+    output: z.looseObject({ success: z.boolean() }),
+    signals: SESSION,
+  },
+  getSession: { endpoint: 'getSession', method: 'GET', path: '/get-session', output: sessionWithUserShape },
+  listSessions: { endpoint: 'listSessions', method: 'GET', path: '/list-sessions', output: z.array(sessionShape) },
+  // The token may be the caller's own: the session may be gone afterwards.
+  revokeSession: { endpoint: 'revokeSession', method: 'POST', path: '/revoke-session', output: statusShape, signals: SESSION },
+  revokeSessions: { endpoint: 'revokeSessions', method: 'POST', path: '/revoke-sessions', output: statusShape, signals: SESSION },
+  revokeOtherSessions: { endpoint: 'revokeOtherSessions', method: 'POST', path: '/revoke-other-sessions', output: statusShape },
+  updateUser: {
+    endpoint: 'updateUser',
+    method: 'POST',
+    path: '/update-user',
+    output: statusShape,
+    signals: SESSION,
+    userFields: 'update',
+  },
+  changeEmail: { endpoint: 'changeEmail', method: 'POST', path: '/change-email', output: statusShape, signals: SESSION },
+  // With revokeOtherSessions the caller gets a new session cookie.
+  changePassword: {
+    endpoint: 'changePassword',
+    method: 'POST',
+    path: '/change-password',
+    output: z.looseObject({ token: z.nullable(z.string()), user: userShape }),
+    signals: SESSION,
+  },
+  deleteUser: { endpoint: 'deleteUser', method: 'POST', path: '/delete-user', output: successMessageShape, signals: SESSION },
+  deleteUserCallback: {
+    endpoint: 'deleteUserCallback',
+    method: 'GET',
+    path: '/delete-user/callback',
+    output: successMessageShape,
+    signals: SESSION,
+  },
+  listAccounts: { endpoint: 'listAccounts', method: 'GET', path: '/list-accounts', output: z.array(linkedAccountShape) },
+  unlinkAccount: { endpoint: 'unlinkAccount', method: 'POST', path: '/unlink-account', output: statusShape },
+  sendVerificationEmail: {
+    endpoint: 'sendVerificationEmail',
+    method: 'POST',
+    path: '/send-verification-email',
+    output: statusShape,
+  },
+  // SPEC §7: verify-email makes the session refresh (and may sign in).
+  verifyEmail: {
+    endpoint: 'verifyEmail',
+    method: 'GET',
+    path: '/verify-email',
+    output: z.looseObject({ status: z.boolean(), user: userShape }),
+    signals: SESSION,
+  },
+  requestPasswordReset: {
+    endpoint: 'requestPasswordReset',
+    method: 'POST',
+    path: '/request-password-reset',
+    output: z.looseObject({ status: z.boolean(), message: z.string() }),
+  },
+  forgetPassword: {
+    endpoint: 'forgetPassword',
+    method: 'POST',
+    path: '/forget-password',
+    output: z.looseObject({ status: z.boolean(), message: z.string() }),
+  },
+  // May revoke every session of the user (revokeSessionsOnPasswordReset).
+  resetPassword: { endpoint: 'resetPassword', method: 'POST', path: '/reset-password', output: statusShape, signals: SESSION },
+} as const satisfies RouteTable
+
+export type CoreRoutes = typeof coreRoutes

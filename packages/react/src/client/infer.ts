@@ -1,0 +1,179 @@
+/**
+ * @module
+ * The client's types, taken from the server's: each route names its
+ * endpoint's `auth.api` key, and the call's input and output are that
+ * endpoint's (its body for POST, its query for GET; its result with the
+ * additional user and session fields). The client's shape is a flat mapped
+ * type over the route tables, one level of groups at most; plugin lists are
+ * walked as short tuples. No path string is ever parsed at the type level,
+ * which keeps a client with every plugin cheap to type-check
+ * (bench/client-types.mjs measures it).
+ */
+import type {
+  AuthEndpoints,
+  CoreEndpoints,
+  CoreErrorCode,
+  EndpointBody,
+  EndpointQuery,
+  EndpointResult,
+  FieldDefinition,
+  GatehouseOptions,
+  SessionFields,
+  UserFields,
+  WithFields,
+} from '@gatehouse/core'
+import type { CoreRoutes } from './core-routes.js'
+import type { CallResult, ClientErrorCode } from './errors.js'
+import type { AnyClientPlugin, ClientPluginRegistry } from './plugin.js'
+import type { QueryStore } from './query-store.js'
+import type { ClientRoute } from './route.js'
+import type { CallOptions } from './transport.js'
+
+/** Everything the client's types are computed from. */
+export interface ClientTypes {
+  /** Endpoints by `auth.api` name. */
+  readonly endpoints: object
+  /** Additional user and session fields, as JSON carries them. */
+  readonly user: object
+  readonly session: object
+  /** Additional user fields a sign-up body takes (required ones required) and an update-user body takes. */
+  readonly userCreate: object
+  readonly userUpdate: object
+  /** Every error code a call can resolve to. */
+  readonly errorCode: string
+}
+
+/** The error codes of a plugin list. */
+type PluginErrorCodes<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? NonNullable<Head['$types']>['errorCode'] | PluginErrorCodes<Rest>
+  : never
+
+/** The server endpoints a plugin list's client halves stand for. */
+type PluginEndpoints<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? NonNullable<Head['$types']>['endpoints'] & PluginEndpoints<Rest>
+  : unknown
+
+export type ErrorCodes<P> = CoreErrorCode | ClientErrorCode | PluginErrorCodes<P>
+
+/** Types from a list of client plugins alone: no additional fields. */
+export interface PluginTypes<P> extends ClientTypes {
+  readonly endpoints: CoreEndpoints & PluginEndpoints<P>
+  readonly user: {}
+  readonly session: {}
+  readonly userCreate: {}
+  readonly userUpdate: {}
+  readonly errorCode: ErrorCodes<P>
+}
+
+/** A Date field arrives as an ISO string: additional fields are passed through as JSON has them. */
+type Json<T> = { [K in keyof T]: JsonValue<T[K]> }
+type JsonValue<V> = V extends Date ? string : V
+
+type FieldValue<F> = F extends { readonly type: 'string' }
+  ? string
+  : F extends { readonly type: 'number' }
+    ? number
+    : F extends { readonly type: 'boolean' }
+      ? boolean
+      : F extends { readonly type: 'date' }
+        ? Date | string
+        : F extends { readonly type: 'json' }
+          ? object
+          : unknown
+
+type Settable<F> = { [K in keyof F as F[K] extends { readonly input: false } ? never : K]: F[K] }
+type MayOmit<D> = D extends { readonly required: false } ? true : 'defaultValue' extends keyof D ? true : false
+type Nullable<D> = D extends { readonly required: false } ? null : never
+
+/** Additional user fields in a sign-up body: what the server's "{field} is required" check asks for. */
+type CreateInput<F> =
+  F extends Readonly<Record<string, FieldDefinition>>
+    ? { -readonly [K in keyof Settable<F> as MayOmit<Settable<F>[K]> extends true ? never : K]: FieldValue<Settable<F>[K]> } & {
+        -readonly [K in keyof Settable<F> as MayOmit<Settable<F>[K]> extends true ? K : never]?:
+          | FieldValue<Settable<F>[K]>
+          | Nullable<Settable<F>[K]>
+      }
+    : {}
+
+type UpdateInput<F> =
+  F extends Readonly<Record<string, FieldDefinition>>
+    ? { -readonly [K in keyof Settable<F>]?: FieldValue<Settable<F>[K]> | Nullable<Settable<F>[K]> }
+    : {}
+
+type UserFieldDefinitions<O extends GatehouseOptions> = NonNullable<O['user']>['additionalFields']
+
+/** Types from the server's options: its endpoints and plugins, its additional fields. */
+export interface ServerTypes<O extends GatehouseOptions, P> extends ClientTypes {
+  readonly endpoints: AuthEndpoints<O>
+  readonly user: Json<UserFields<O>>
+  readonly session: Json<SessionFields<O>>
+  readonly userCreate: CreateInput<UserFieldDefinitions<O>>
+  readonly userUpdate: UpdateInput<UserFieldDefinitions<O>>
+  readonly errorCode: ErrorCodes<P>
+}
+
+/** What `createAuthClient<typeof auth>()` accepts: anything made by `createAuth`. */
+export interface ServerLike {
+  readonly options: GatehouseOptions
+}
+
+/** The client halves the server's plugins need, in the server's order (those without one are skipped). */
+export type ClientPluginsFor<Plugins> = Plugins extends readonly [infer Head, ...infer Rest]
+  ? Head extends { readonly id: infer Id extends keyof ClientPluginRegistry }
+    ? [ClientPluginRegistry[Id], ...ClientPluginsFor<Rest>]
+    : ClientPluginsFor<Rest>
+  : []
+
+export type ServerPlugins<A extends ServerLike> = NonNullable<A['options']['plugins']>
+
+type EndpointOf<T extends ClientTypes, Name> = Name extends keyof T['endpoints'] ? T['endpoints'][Name] : never
+
+type RouteInput<R, E, T extends ClientTypes> = (R extends { readonly method: 'POST' } ? EndpointBody<E> : EndpointQuery<E>) &
+  (R extends { readonly userFields: 'create' } ? T['userCreate'] : R extends { readonly userFields: 'update' } ? T['userUpdate'] : unknown)
+
+/** The input may be left out when there is none or every field is optional (as `auth.api` allows). */
+type Args<I> = [I] extends [undefined]
+  ? [input?: undefined, options?: CallOptions]
+  : undefined extends I
+    ? [input?: I, options?: CallOptions]
+    : {} extends I
+      ? [input?: I, options?: CallOptions]
+      : [input: I, options?: CallOptions]
+
+/** What a call of endpoint `E` resolves to: the handler's result, less redirects, with the additional fields. */
+export type EndpointOutput<E, T extends ClientTypes> = WithFields<Exclude<EndpointResult<E>, Response>, T['user'], T['session']>
+
+export type RouteCall<R, T extends ClientTypes> = R extends { readonly endpoint: infer Name }
+  ? (...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>) => Promise<CallResult<EndpointOutput<EndpointOf<T, Name>, T>, T['errorCode']>>
+  : never
+
+/** A route table as functions: `client.signOut()`, `client.signUp.email({ ... })`. */
+export type RouteMethods<Routes, T extends ClientTypes> = {
+  readonly [K in keyof Routes]: Routes[K] extends ClientRoute
+    ? RouteCall<Routes[K], T>
+    : { readonly [A in keyof Routes[K]]: RouteCall<Routes[K][A], T> }
+}
+
+type PluginMethods<P, T extends ClientTypes> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? RouteMethods<Head['routes'], T> & PluginMethods<Rest, T>
+  : unknown
+
+/** The data of a store: its route's output, or null when there is nothing to fetch. */
+export type StoreData<S, T extends ClientTypes> = S extends { readonly route: { readonly endpoint: infer Name } }
+  ? EndpointOutput<EndpointOf<T, Name>, T> | null
+  : never
+
+export type SessionData<T extends ClientTypes> = EndpointOutput<EndpointOf<T, 'getSession'>, T>
+
+export type PluginStores<P, T extends ClientTypes> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? { readonly [K in keyof NonNullable<Head['stores']>]: QueryStore<StoreData<NonNullable<Head['stores']>[K], T>, T['errorCode']> } & PluginStores<Rest, T>
+  : unknown
+
+export type ClientStores<T extends ClientTypes, P> = { readonly session: QueryStore<SessionData<T>, T['errorCode']> } & PluginStores<P, T>
+
+/** The client: core's routes, each plugin's, and the shared stores. */
+export type AuthClient<T extends ClientTypes, P> = RouteMethods<CoreRoutes, T> &
+  PluginMethods<P, T> & {
+    /** The shared stores behind the hooks: subscribe, read, refetch, outside React too. */
+    readonly $stores: ClientStores<T, P>
+  }

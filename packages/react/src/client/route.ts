@@ -1,0 +1,40 @@
+/**
+ * @module
+ * Client routes as data. A route names the server endpoint it calls (its
+ * `auth.api` key: the client's types for the call are that endpoint's), the
+ * wire method and path (SPEC §7), the shape its answer must have, and which
+ * stores to refresh after it succeeds. A table maps the names users call
+ * (`client.signUp.email`, `client.organization.create`) to routes, at most
+ * one level deep, so the client's type is a flat mapped type over the table
+ * and never parses a path string.
+ */
+import type { $ZodType } from 'zod/v4/core'
+
+export interface ClientRoute {
+  /** The endpoint's `auth.api` name, e.g. `signUpEmail`. */
+  readonly endpoint: string
+  /** SPEC §7: POST when the endpoint takes a body, GET otherwise (the input goes in the query string). */
+  readonly method: 'GET' | 'POST'
+  /** The wire path below the base path. */
+  readonly path: string
+  /** What a 2xx answer must look like; a mismatch is a client-side validation error. */
+  readonly output: $ZodType
+  /** Stores to refresh after a success, here and in other tabs (`session`, `activeOrganization`, ...). */
+  readonly signals?: readonly string[]
+  /** The body also takes the additional user fields, as on create (required ones required) or update (all optional). */
+  readonly userFields?: 'create' | 'update'
+}
+
+export type RouteGroup = { readonly [action: string]: ClientRoute }
+
+export type RouteTable = { readonly [name: string]: ClientRoute | RouteGroup }
+
+/**
+ * Tells a route from a group of routes.
+ *
+ * @example
+ * isRoute(coreRoutes.signOut) // true; isRoute(coreRoutes.signUp) // false
+ */
+export function isRoute(entry: ClientRoute | RouteGroup): entry is ClientRoute {
+  return typeof entry.endpoint === 'string' && typeof entry.path === 'string'
+}
