@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../crypto/clock.js'
 import type { Logger } from '../endpoint/logger.js'
-import type { Adapter, Joins, Row, SortBy, WhereInput } from './adapter.js'
+import type { Adapter, Row } from './adapter.js'
 import { getModel, type Schema } from './schema.js'
 
 /** What database hooks receive beside the data: the request's context when there is one. */
@@ -51,27 +51,11 @@ export interface StoreOptions {
 
 type Pending = Array<() => Promise<void>>
 
-export interface Store {
+/** The adapter's data calls, with the same signatures: the store adds ids, timestamps and hooks around them. */
+type DataCalls = Pick<Adapter, 'create' | 'findOne' | 'findMany' | 'count' | 'update' | 'updateMany' | 'delete' | 'deleteMany' | 'consume' | 'lock'>
+
+export interface Store extends DataCalls {
   readonly adapter: Adapter
-  create<T extends Row = Row>(args: { model: string; data: Row }): Promise<T>
-  /** `join` reads many-to-one relations in the same query (see `Adapter.findOne`). */
-  findOne<T extends Row = Row>(args: { model: string; where: WhereInput; join?: Joins }): Promise<T | null>
-  findMany<T extends Row = Row>(args: {
-    model: string
-    where?: WhereInput
-    sortBy?: SortBy | readonly SortBy[]
-    limit?: number
-    offset?: number
-    join?: Joins
-  }): Promise<T[]>
-  count(args: { model: string; where?: WhereInput }): Promise<number>
-  update<T extends Row = Row>(args: { model: string; where: WhereInput; update: Row }): Promise<T | null>
-  updateMany(args: { model: string; where: WhereInput; update: Row }): Promise<number>
-  delete(args: { model: string; where: WhereInput }): Promise<void>
-  deleteMany(args: { model: string; where: WhereInput }): Promise<number>
-  consume<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
-  /** Reads and locks a row until the transaction ends (see `Adapter.lock`). */
-  lock<T extends Row = Row>(args: { model: string; where: WhereInput }): Promise<T | null>
   /** One transaction; after-hooks of the writes inside run once it has committed. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>
   /** The same store with the request's context handed to database hooks. */
