@@ -72,6 +72,8 @@ export type {
 export type { SessionOptions } from './session/session-options.js'
 
 export { manualClock, systemClock } from './crypto/clock.js'
+// For plugins that check their own MACs (webhook signatures): one comparison that never stops at the first difference.
+export { constantTimeEqual } from './crypto/keys.js'
 export type { Clock } from './crypto/clock.js'
 export type { Random } from './crypto/random.js'
 export type { Secrets } from './crypto/keys.js'

@@ -24,7 +24,14 @@ const secretOnly = defineEndpoint({
   handler: () => ({ done: true }),
 })
 
-const routes = definePlugin({ id: 'routes', endpoints: { echo, tokenRoute, secretOnly } })
+const rawEcho = defineEndpoint({
+  method: 'POST',
+  path: '/raw-echo',
+  metadata: { rawBody: true, skipOriginCheck: true },
+  handler: ({ body }) => ({ text: body as unknown, length: String(body).length }),
+})
+
+const routes = definePlugin({ id: 'routes', endpoints: { echo, tokenRoute, secretOnly, rawEcho } })
 
 describe('routing through handler', () => {
   const auth = testAuth({ plugins: [routes], rateLimit: { enabled: false } })
@@ -104,6 +111,19 @@ describe('routing through handler', () => {
         body: 'name=Ada',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       }),
+    )
+    expect(await response.json()).toEqual({ name: 'Ada', count: 0 })
+  })
+
+  it('hands a raw-body endpoint the text exactly as sent, byte-order mark and spacing included', async () => {
+    const sent = '\uFEFF{ "type" : "x",\n  "data": {} }'
+    const response = await auth.handler(request('/api/auth/raw-echo', { method: 'POST', body: sent, headers: { 'content-type': 'application/json' } }))
+    expect(await response.json()).toEqual({ text: sent, length: sent.length })
+  })
+
+  it('parses a JSON body that starts with a byte-order mark', async () => {
+    const response = await auth.handler(
+      request('/api/auth/echo', { method: 'POST', body: '\uFEFF{"name":"Ada"}', headers: { 'content-type': 'application/json' } }),
     )
     expect(await response.json()).toEqual({ name: 'Ada', count: 0 })
   })

@@ -6,11 +6,13 @@
  * models, so they run inside the same transactions as the writes and a
  * throwing before-hook vetoes the write.
  */
-import { definePlugin, type DatabaseHooks, type ModelHooks } from '@gatehouse/core'
+import { definePlugin, type DatabaseHooks, type ModelHooks, type Store } from '@gatehouse/core'
+import type { Statements } from './access/access-control.js'
 import { OrganizationErrors } from './errors.js'
 import { resolveOptions, type OrganizationOptions } from './options.js'
 import { organizationEndpoints } from './routes/index.js'
 import { organizationSchema } from './schema.js'
+import { authorize } from './services/authorize.js'
 
 /**
  * @example
@@ -30,5 +32,11 @@ export function organization(options: OrganizationOptions = {}) {
     endpoints: organizationEndpoints(resolved),
     errors: OrganizationErrors,
     databaseHooks: hooks as DatabaseHooks,
+    /**
+     * The permission check of this plugin's roles (run-time roles included),
+     * for other plugins that guard organization data: billing's organization routes.
+     */
+    authorize: (db: Store, input: { readonly organizationId: string; readonly userId: string; readonly permissions: Statements }) =>
+      authorize(db, resolved, input),
   })
 }

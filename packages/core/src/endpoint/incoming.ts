@@ -60,7 +60,8 @@ export async function readCapped(
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  return new TextDecoder().decode(bytes)
+  // Keep a leading byte-order mark: a raw body (a signed webhook) must reach its handler byte for byte.
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
 }
 
 async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {

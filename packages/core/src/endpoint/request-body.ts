@@ -10,7 +10,9 @@ import { CoreErrors } from '../errors/core-errors.js'
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Parses a JSON or form-encoded body; an empty body is `undefined`. */
-export function parseBody(text: string, contentType: string | null): unknown {
+export function parseBody(raw: string, contentType: string | null): unknown {
+  // RFC 8259 §8.1: a parser may ignore a byte-order mark; the raw text keeps it (incoming.ts).
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
   if (text.trim() === '') return undefined
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase()
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(text))

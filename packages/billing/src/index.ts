@@ -1,0 +1,30 @@
+export { billing } from './plugin.js'
+export { BillingErrors } from './errors.js'
+export type { BillingErrorCode } from './errors.js'
+export { billingSchema } from './schema.js'
+export { DEFAULT_TOLERANCE_SECONDS, DEFAULT_WEBHOOK_PATH, resolveBillingOptions } from './options.js'
+export type { BillingOptions, PermissionRequest, ResolvedBillingOptions } from './options.js'
+export { handlerNames } from './handlers.js'
+export type { BillingEventHandlers, HandlerContext } from './handlers.js'
+export { verifyWebhook, webhookKeys, WebhookVerificationError } from './webhooks/verify.js'
+export type { VerifiedDelivery, VerifyInput, WebhookKey } from './webhooks/verify.js'
+export { BillingEventValidationError, eventSchemas, eventTypes, isEventType, parseEvent, safeParseEvent } from './schemas/events.js'
+export type { BillingEvent, BillingEventOf, BillingEventType, EventProblem, EventSchemas, ParsedEvent } from './schemas/events.js'
+export type { BillingEventRecord, EventStatus } from './events/log.js'
+export type { DeliveryResult, DeliveryStatus } from './events/receive.js'
+export type { ReplayOutcome } from './events/replay.js'
+export type {
+  BillingBenefitGrant,
+  BillingCustomer,
+  BillingCustomerMeter,
+  BillingOrder,
+  BillingOrderItem,
+  BillingSubscription,
+  CustomerState,
+  CustomerStateGrantView,
+  CustomerStateMeterView,
+  CustomerStateSubscriptionView,
+  SubscriptionMeterUsage,
+} from './read/shapes.js'
+export type { Page } from './read/state.js'
+export * from './schemas/index.js'

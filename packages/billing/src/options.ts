@@ -1,0 +1,72 @@
+/**
+ * @module
+ * What `billing(options)` accepts, resolved once when the plugin is made.
+ * Defaults: webhooks at `/polar/webhooks`, a signature timestamp tolerance
+ * of 300 s both ways (SPEC §9), no email linking, and organization billing
+ * readable by members whose roles grant `organization: ['update']` (owners
+ * and admins with the default roles).
+ */
+import type { BillingEventHandlers } from './handlers.js'
+
+/** Resources and the actions asked for, as the organization plugin's roles grant them. */
+export type PermissionRequest = Readonly<Record<string, readonly string[]>>
+
+export interface BillingOptions {
+  readonly webhooks: BillingEventHandlers & {
+    /**
+     * The endpoint's signing secret (`whsec_...`); several during a rotation.
+     * Both of the platform's key schemes are tried (docs/billing.md "Secrets").
+     */
+    readonly secret: string | readonly string[]
+    /** The route below the base path. Default `/polar/webhooks`. */
+    readonly path?: string
+    /** Seconds a signature timestamp may be off, either way. Default 300 (SPEC §9). */
+    readonly toleranceSeconds?: number
+  }
+  /**
+   * Link a customer without `external_id` to the user with the same email,
+   * only while that user's email is verified. Default false: only
+   * `external_id = user id` links.
+   */
+  readonly linkCustomersByEmail?: boolean
+  /**
+   * Organization billing: a customer whose `external_id` is an organization
+   * id is read through `referenceId`, by members whose roles grant
+   * `permissions` (checked by @gatehouse/organization). False turns it off.
+   * Default `{ permissions: { organization: ['update'] } }`.
+   */
+  readonly organizationBilling?: false | { readonly permissions?: PermissionRequest }
+}
+
+export interface ResolvedBillingOptions {
+  readonly secrets: readonly string[]
+  readonly path: string
+  readonly toleranceSeconds: number
+  readonly handlers: BillingEventHandlers
+  readonly linkCustomersByEmail: boolean
+  readonly organizationPermissions: PermissionRequest | null
+}
+
+export const DEFAULT_WEBHOOK_PATH = '/polar/webhooks'
+export const DEFAULT_TOLERANCE_SECONDS = 300
+
+/**
+ * @example
+ * resolveBillingOptions({ webhooks: { secret: 'whsec_...' } }).toleranceSeconds // 300
+ */
+export function resolveBillingOptions(options: BillingOptions): ResolvedBillingOptions {
+  const { secret, path, toleranceSeconds, ...handlers } = options.webhooks
+  const secrets = (typeof secret === 'string' ? [secret] : [...secret]).filter((value) => value !== '')
+  if (secrets.length === 0) throw new Error('billing: webhooks.secret is required')
+  const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
+  if (!Number.isFinite(tolerance) || tolerance < 0) throw new Error('billing: webhooks.toleranceSeconds must be a non-negative number')
+  const organization = options.organizationBilling
+  return {
+    secrets,
+    path: path ?? DEFAULT_WEBHOOK_PATH,
+    toleranceSeconds: tolerance,
+    handlers,
+    linkCustomersByEmail: options.linkCustomersByEmail ?? false,
+    organizationPermissions: organization === false ? null : (organization?.permissions ?? { organization: ['update'] }),
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * @module
+ * The plugin's endpoints by `api` name.
+ */
+import type { ResolvedBillingOptions } from '../options.js'
+import { customerListRoute } from './customer-lists.js'
+import { customerStateRoute } from './customer-state.js'
+import { replayEventsCall } from './replay-events.js'
+import { getCustomerStateCall, hasActiveSubscriptionCall, hasBenefitCall } from './server-calls.js'
+import { webhookRoute } from './webhook.js'
+
+export function billingEndpoints(options: ResolvedBillingOptions) {
+  return {
+    polarWebhook: webhookRoute(options),
+    customerState: customerStateRoute(options),
+    listCustomerSubscriptions: customerListRoute(options, 'subscriptions'),
+    listCustomerOrders: customerListRoute(options, 'orders'),
+    listCustomerBenefits: customerListRoute(options, 'benefits'),
+    getCustomerState: getCustomerStateCall(options),
+    hasActiveSubscription: hasActiveSubscriptionCall(options),
+    hasBenefit: hasBenefitCall(options),
+    replayBillingEvents: replayEventsCall(options),
+  } as const
+}
