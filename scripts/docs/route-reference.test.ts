@@ -2,6 +2,7 @@
  * docs/reference/routes.md is what the endpoint definitions say. When a
  * route changes, this test fails until `pnpm docs:routes` rewrites the page.
  */
+import { billing } from '@gatehouse/billing'
 import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
 import { coreEndpoints } from '../../packages/core/src/routes/index.js'
@@ -13,6 +14,11 @@ const sections = [
     '@gatehouse/organization',
     organization({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } }),
     'Team routes exist with `teams: { enabled: true }`, role routes with `dynamicAccessControl: { enabled: true }`.',
+  ),
+  pluginSection(
+    '@gatehouse/billing',
+    billing({ webhooks: { secret: 'whsec_cmVmZXJlbmNlLWRvY3Mtc2VjcmV0' } }),
+    'The webhook path is configurable (`webhooks.path`); `referenceId` names an organization whose billing the caller may read.',
   ),
 ]
 

@@ -59,7 +59,10 @@ function typeOf(schema: JsonSchema): string {
   const variants = schema.anyOf ?? schema.oneOf
   if (variants) return [...new Set(variants.map(typeOf))].join(' \\| ')
   const type = Array.isArray(schema.type) ? schema.type.join(' \\| ') : schema.type
-  if (type === 'array') return `${schema.items ? typeOf(schema.items) : 'unknown'}[]`
+  if (type === 'array') {
+    const item = schema.items ? typeOf(schema.items) : 'unknown'
+    return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`
+  }
   if (type === 'integer') return 'integer'
   if (type === 'object') return schema.properties ? `{ ${Object.keys(schema.properties).join(', ')} }` : 'object'
   if (type === 'string' && schema.format) return `string (${schema.format})`

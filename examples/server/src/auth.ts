@@ -3,12 +3,16 @@
  * The example's Gatehouse: email and password, verification mail at
  * sign-up (not required to sign in, signing in on verification), change-email
  * and delete-user with their mails, account linking, and the organization
- * plugin with teams and invitation mails, on the embedded SQLite database.
- * Every mail goes to the outbox (mailer.ts).
+ * plugin with teams and invitation mails, and billing webhooks at
+ * `/api/auth/polar/webhooks`, on the embedded SQLite database. Every mail
+ * goes to the outbox (mailer.ts); every applied billing event to WEBHOOK_LOG.
  */
+import { randomBytes } from 'node:crypto'
+import { billing } from '@gatehouse/billing'
 import { createAuth } from '@gatehouse/core'
 import { organization } from '@gatehouse/organization'
 import type { ServerConfig } from './config.js'
+import type { JsonLines } from './json-lines.js'
 import type { Mailer } from './mailer.js'
 
 /**
@@ -16,7 +20,7 @@ import type { Mailer } from './mailer.js'
  * const auth = createExampleAuth(readConfig(process.env), createMailer({ logFile: undefined, print: console.log }))
  * await runMigrations(auth)
  */
-export function createExampleAuth(config: ServerConfig, mailer: Mailer) {
+export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookLog?: JsonLines) {
   return createAuth({
     appName: 'Gatehouse example',
     baseURL: config.baseURL,
@@ -66,6 +70,16 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer) {
             url: `${config.baseURL}/accept-invitation/${encodeURIComponent(id)}`,
             invitationId: id,
           }),
+      }),
+      billing({
+        webhooks: {
+          // Without BILLING_WEBHOOK_SECRET, a random secret nobody knows: every delivery is refused (403), the reading routes still work.
+          secret: config.billingWebhookSecret ?? `whsec_${randomBytes(32).toString('base64')}`,
+          // Runs once per applied event, after the mirror commits: a redelivery or a refused event never gets here.
+          onPayload: async (event, { webhookId, replayed }) => {
+            if (!replayed) await webhookLog?.append({ id: webhookId, type: event.type })
+          },
+        },
       }),
     ],
   })

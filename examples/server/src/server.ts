@@ -13,6 +13,7 @@ import { runMigrations } from '@gatehouse/core'
 import { toNodeHandler } from '@gatehouse/core/node'
 import { createExampleAuth, type ExampleAuth } from './auth.js'
 import type { ServerConfig } from './config.js'
+import { jsonLines } from './json-lines.js'
 import { createMailer } from './mailer.js'
 import { staticFiles } from './static-files.js'
 
@@ -39,7 +40,9 @@ export interface StartOptions {
 export async function startServer(config: ServerConfig, options: StartOptions): Promise<RunningServer> {
   const print = options.print ?? ((line: string) => console.log(line))
   await mkdir(dirname(config.databasePath), { recursive: true })
-  const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, print }))
+  const webhookLog = config.webhookLog === undefined ? undefined : jsonLines(config.webhookLog)
+  const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, print }), webhookLog)
+  if (config.billingWebhookSecret === undefined) print('Billing webhooks refuse every delivery until BILLING_WEBHOOK_SECRET is set.')
   await runMigrations(auth)
 
   const api = toNodeHandler(auth)

@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { customer, envelope } from '../../../packages/billing/test/fixtures/payloads.js'
+import { sign } from '../../../packages/billing/test/fixtures/harness.js'
 import { readConfig } from '../src/config.js'
 import { startServer, type RunningServer } from '../src/server.js'
 
@@ -53,13 +55,23 @@ describe('example server', () => {
   let dir = ''
   let server: RunningServer
   let mailLog = ''
+  let webhookLog = ''
   const printed: string[] = []
+  const secret = `whsec_${Buffer.from('example-server-webhook-secret-32b').toString('base64')}`
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-'))
     mailLog = join(dir, 'mail.jsonl')
+    webhookLog = join(dir, 'hooks', 'webhooks.jsonl')
     const port = await freePort()
-    const config = readConfig({ PORT: String(port), DATABASE_PATH: join(dir, 'db', 'auth.db'), MAIL_LOG: mailLog, RATE_LIMIT: '0' })
+    const config = readConfig({
+      PORT: String(port),
+      DATABASE_PATH: join(dir, 'db', 'auth.db'),
+      MAIL_LOG: mailLog,
+      WEBHOOK_LOG: webhookLog,
+      BILLING_WEBHOOK_SECRET: secret,
+      RATE_LIMIT: '0',
+    })
     server = await startServer(config, { appDirectory: join(dir, 'no-app'), print: (line) => printed.push(line) })
   })
   afterAll(async () => {
@@ -137,6 +149,25 @@ describe('example server', () => {
       url: `${server.url}/accept-invitation/${invitationId}`,
       invitationId,
     })
+  })
+
+  it('appends each applied billing event to WEBHOOK_LOG once; redeliveries and refused events append nothing', async () => {
+    const body = JSON.stringify(envelope('customer.created', customer({ external_id: null })))
+    const at = new Date()
+    const deliver = (id: string, signature: string) =>
+      fetch(`${server.url}/api/auth/polar/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+        body,
+      })
+    const first = await deliver('msg_example_1', sign(body, { id: 'msg_example_1', at, scheme: 'standard', secret }))
+    expect(first.status).toBe(200)
+    const again = await deliver('msg_example_1', sign(body, { id: 'msg_example_1', at, scheme: 'standard', secret }))
+    expect(again.status).toBe(200)
+    const forged = await deliver('msg_example_2', sign(body, { id: 'msg_example_2', at, scheme: 'standard', secret: `whsec_${Buffer.from('another secret entirely!!').toString('base64')}` }))
+    expect(forged.status).toBe(403)
+    const lines = (await readFile(webhookLog, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown)
+    expect(lines).toEqual([{ id: 'msg_example_1', type: 'customer.created' }])
   })
 
   it('serves a page that says how to build the app when it is missing', async () => {
