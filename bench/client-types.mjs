@@ -92,5 +92,7 @@ for (const [name, numbers] of rows) {
   )
 }
 // Each route call in the fixture reads its answer in a `.then((r) => ...)`.
-const calls = readFileSync(`${fixtures}client.ts`, 'utf8').match(/\.then\(\(r\) =>/g)?.length ?? 0
-console.log(`\n${format(Math.round((client.instantiations - baseline.instantiations) / calls))} instantiations per route call (${calls} calls, plus 4 hooks).`)
+const fixture = readFileSync(`${fixtures}client.ts`, 'utf8')
+const calls = fixture.match(/\.then\(\(r\) =>/g)?.length ?? 0
+const hooks = fixture.match(/client\.use[A-Z]\w*\(/g)?.length ?? 0
+console.log(`\n${format(Math.round((client.instantiations - baseline.instantiations) / calls))} instantiations per route call (${calls} calls, plus ${hooks} hooks).`)

@@ -2,5 +2,6 @@
 import { auth } from './server.js'
 import '../../packages/react/src/index.js'
 import '../../packages/organization/src/client.js'
+import '../../packages/billing/src/client.js'
 
 export const server = auth

@@ -3,11 +3,12 @@
  * every route once and reading its answer, as an application using all of
  * them would.
  */
+import { billingClient } from '../../packages/billing/src/client.js'
 import { organizationClient } from '../../packages/organization/src/client.js'
 import { createAuthClient } from '../../packages/react/src/index.js'
 import type { auth } from './server.js'
 
-const client = createAuthClient<typeof auth>({ baseURL: 'http://localhost:3000', plugins: [organizationClient()] })
+const client = createAuthClient<typeof auth>({ baseURL: 'http://localhost:3000', plugins: [organizationClient(), billingClient()] })
 const o = client.organization
 const id = 'x'
 
@@ -67,6 +68,10 @@ export async function everyRoute(): Promise<unknown[]> {
     o.listRoles().then((r) => r.data?.[0]?.role),
     o.updateRole({ roleName: 'auditor', data: { permission: {} } }).then((r) => r.data?.updatedAt),
     o.deleteRole({ roleName: 'auditor' }).then((r) => r.data?.success),
+    client.customer.state({ referenceId: id }).then((r) => r.data?.activeSubscriptions[0]?.currentPeriodEnd),
+    client.customer.subscriptions({ limit: 10 }).then((r) => r.data?.items[0]?.status),
+    client.customer.orders({ offset: 10 }).then((r) => r.data?.total),
+    client.customer.benefits().then((r) => r.data?.items[0]?.grantedAt),
   ])
   return answers
 }
@@ -87,5 +92,6 @@ export function hooks(): unknown[] {
     client.useActiveOrganization().data?.members[0]?.user?.email,
     client.useListOrganizations().data?.[0]?.slug,
     client.useActiveMember().data?.role,
+    client.useCustomerState().data?.grantedBenefits[0]?.benefitId,
   ]
 }

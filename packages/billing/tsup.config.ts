@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', client: 'src/client.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
@@ -9,5 +9,5 @@ export default defineConfig({
   target: 'node20',
   splitting: true,
   treeshake: true,
-  external: ['@gatehouse/core', '@gatehouse/organization'],
+  external: ['@gatehouse/core', '@gatehouse/organization', '@gatehouse/react'],
 })

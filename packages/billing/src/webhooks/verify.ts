@@ -35,7 +35,10 @@ export interface WebhookKey {
 export function webhookKeys(secrets: readonly string[]): WebhookKey[] {
   const keys: WebhookKey[] = []
   for (const secret of secrets) {
-    keys.push({ scheme: 'secret-bytes', webhook: new Webhook(new TextEncoder().encode(secret), { format: 'raw' }) })
+    // The secret's UTF-8 bytes in base64, decoded again by the verifier (SPEC §5), rather than the bytes
+    // with `format: 'raw'`: that option tells bytes by `instanceof Uint8Array`, which is false for bytes
+    // of another realm (TextEncoder's under a jsdom test environment), and then misreads them as text.
+    keys.push({ scheme: 'secret-bytes', webhook: new Webhook(utf8Base64(secret)) })
     try {
       keys.push({ scheme: 'standard', webhook: new Webhook(secret) })
     } catch {
@@ -43,6 +46,10 @@ export function webhookKeys(secrets: readonly string[]): WebhookKey[] {
     }
   }
   return keys
+}
+
+function utf8Base64(text: string): string {
+  return btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(''))
 }
 
 export interface VerifyInput {
