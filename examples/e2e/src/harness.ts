@@ -54,8 +54,13 @@ export interface Mail {
   readonly invitationId?: string
 }
 
+/** The billing webhook secret the server is started with (Standard Webhooks form). */
+export const WEBHOOK_SECRET = `whsec_${Buffer.from('e2e-billing-webhook-secret-32-b!').toString('base64')}`
+
 export interface ExampleServer {
   readonly url: string
+  /** Lines of WEBHOOK_LOG: the billing events the server applied. */
+  webhooks(): Promise<Array<{ id: string; type: string }>>
   /** Every mail sent so far, oldest first. */
   mails(): Promise<Mail[]>
   /** The newest mail of `type` to `to`, waiting briefly for it to be written. */
@@ -73,6 +78,7 @@ export async function startExampleServer(): Promise<ExampleServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const mailLog = join(dir, 'mail.jsonl')
+  const webhookLog = join(dir, 'webhooks.jsonl')
   const child: ChildProcess = spawn(process.execPath, [SERVER], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -80,6 +86,8 @@ export async function startExampleServer(): Promise<ExampleServer> {
       BASE_URL: url,
       DATABASE_PATH: join(dir, 'gatehouse.db'),
       MAIL_LOG: mailLog,
+      WEBHOOK_LOG: webhookLog,
+      BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
       RATE_LIMIT: '0',
       AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
     },
@@ -95,16 +103,18 @@ export async function startExampleServer(): Promise<ExampleServer> {
     void exited.then(() => reject(new Error(`the example server exited before it was ready:\n${output}`)))
   })
 
-  const mails = async (): Promise<Mail[]> => {
-    const text = await readFile(mailLog, 'utf8').catch(() => '')
+  const lines = async <T>(file: string): Promise<T[]> => {
+    const text = await readFile(file, 'utf8').catch(() => '')
     return text
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as Mail)
+      .map((line) => JSON.parse(line) as T)
   }
+  const mails = () => lines<Mail>(mailLog)
   return {
     url,
     mails,
+    webhooks: () => lines(webhookLog),
     async mailTo(to, type) {
       for (let attempt = 0; attempt < 50; attempt++) {
         const found = (await mails()).filter((mail) => mail.to === to && mail.type === type).at(-1)

@@ -1,13 +1,16 @@
 /**
  * The newcomer's path through the example app in a real browser (Debian's
- * Chromium): sign up, follow the verification link from MAIL_LOG, sign out
+ * Chromium): sign up, follow the verification link from MAIL_LOG, see a
+ * subscription arrive by signed webhook, sign out
  * and in again, create an organization, invite a second user, accept as
  * that user in another browser context, and see both in the member list.
  * A failing step leaves a screenshot in examples/e2e/screenshots/.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { Webhook } from 'standardwebhooks'
+import { envelope, PRODUCT_ID, subscription } from '../../../packages/billing/test/fixtures/payloads.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, prerequisites, startExampleServer, step, type ExampleServer } from '../src/harness.js'
+import { launchBrowser, prerequisites, startExampleServer, step, WEBHOOK_SECRET, type ExampleServer } from '../src/harness.js'
 
 const missing = prerequisites()
 if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
@@ -61,6 +64,28 @@ describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${m
       await ada.getByText('Please verify your email').waitFor()
     })
     await step(ada, 'ada-verifies', () => verify(ada, 'ada@example.com'))
+    await step(ada, 'ada-subscribes', async () => {
+      await ada.getByText('No active subscription.').waitFor()
+      // The billing platform tells the server (not the browser) about the payment: a signed webhook.
+      const { user } = (await (await ada.request.get('/api/auth/get-session')).json()) as { user: { id: string } }
+      const body = JSON.stringify(envelope('subscription.active', subscription({ status: 'active', started_at: '2026-01-01T09:00:00.000000Z' }, { external_id: user.id })))
+      const at = new Date()
+      const id = 'msg_e2e_subscription_active'
+      const delivered = await fetch(`${server.url}/api/auth/polar/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Webhook(WEBHOOK_SECRET).sign(id, at, body),
+        },
+        body,
+      })
+      expect(delivered.status).toBe(200)
+      expect(await server.webhooks()).toEqual([{ id, type: 'subscription.active' }])
+      await ada.getByRole('button', { name: 'Refresh billing' }).click()
+      await ada.getByText(`Subscription ${PRODUCT_ID}: active`).waitFor()
+    })
     await step(ada, 'ada-signs-out-and-in', async () => {
       await ada.getByRole('button', { name: 'Sign out' }).click()
       await ada.getByRole('heading', { name: 'Welcome' }).waitFor()

@@ -118,6 +118,36 @@ function Welcome() {
   )
 }
 
+/** What the user has paid for, from the server's billing mirror (kept in sync by webhooks; no call to the billing platform). */
+function Billing() {
+  const { data: state, isPending, refetch } = client.useCustomerState()
+  if (isPending) return null
+  const subscriptions = state?.activeSubscriptions ?? []
+  const benefits = state?.grantedBenefits ?? []
+  return (
+    <section aria-labelledby="billing">
+      <h2 id="billing">Billing</h2>
+      {subscriptions.length === 0 ? (
+        <p>No active subscription.</p>
+      ) : (
+        <ul>
+          {subscriptions.map((subscription) => (
+            <li key={subscription.id}>
+              Subscription {subscription.productId}: {subscription.status}
+              {subscription.currentPeriodEnd ? `, renews ${subscription.currentPeriodEnd.toLocaleDateString()}` : ''}
+              {subscription.cancelAtPeriodEnd ? ' (ends then)' : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      {benefits.length > 0 ? <p>Benefits: {benefits.map((benefit) => benefit.benefitType).join(', ')}</p> : null}
+      <button type="button" onClick={() => void refetch()}>
+        Refresh billing
+      </button>
+    </section>
+  )
+}
+
 function Home({ session }: { session: SessionData }) {
   const { data: organization } = client.useActiveOrganization()
   return (
@@ -128,6 +158,7 @@ function Home({ session }: { session: SessionData }) {
         {session.user.emailVerified ? ' (verified)' : ''}.
       </p>
       <p>{organization ? <>Active organization: {organization.name}.</> : <>No active organization.</>}</p>
+      <Billing />
       <ul>
         <li>
           <Link to="/organizations">Organizations, members and invitations</Link>

@@ -3,10 +3,12 @@
  * (a type-only import: no server code reaches the bundle), so every call's
  * input and output, and every error code, is checked by the compiler.
  */
+import { billingClient } from '@gatehouse/billing/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { createAuthClient } from '@gatehouse/react'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
-export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient()] })
+// The client halves of the server's plugins, in the server's order.
+export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient()] })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>
