@@ -47,6 +47,15 @@ describe('billing routes', () => {
     void fromServer.customer.state({ referenceId: 42 })
     // @ts-expect-error the state takes no page
     void fromServer.customer.state({ limit: 10 })
+    // The page is numbers, though it travels as query text (the server coerces it).
+    type Page = { referenceId?: string | undefined; limit?: number | undefined; offset?: number | undefined }
+    expectTypeOf(fromServer.customer.orders).parameter(0).toEqualTypeOf<Page | undefined>()
+    expectTypeOf(fromPlugins.customer.subscriptions).parameter(0).toEqualTypeOf<Page | undefined>()
+    expectTypeOf<NonNullable<Parameters<typeof server.api.listCustomerBenefits>[0]>['query']>().toEqualTypeOf<Page | undefined>()
+    // @ts-expect-error a page size is a number
+    void fromServer.customer.orders({ limit: 'twenty' })
+    // @ts-expect-error on the server too
+    void server.api.listCustomerOrders({ query: { offset: '40' }, headers: new Headers() })
     const { data, error } = await fromServer.customer.orders({ limit: 20 })
     if (error) return
     expectTypeOf(data.total).toEqualTypeOf<number>()

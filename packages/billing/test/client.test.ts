@@ -294,6 +294,27 @@ describe('useCustomerState', () => {
     expect(text('a')).toBe('no customer')
   })
 
+  it('a state seeded by <InitialState> follows the session: sign-out empties it without a request', async () => {
+    const auth = billingAuth()
+    const tab = browser(auth)
+    const before = clientOf(auth, tab)
+    await subscribe(auth, await signUp(before))
+    // What the server rendered the page with.
+    const session = await before.getSession()
+    const state = await before.customer.state()
+    if (session.error || state.error) throw new Error('the page could not be rendered')
+
+    // The page loads: a new client, the same browser.
+    const client = clientOf(auth, tab)
+    render(createElement(client.InitialState, { session: session.data, customerState: state.data }, createElement(Plan, { client, testId: 'plan' })))
+    expect(text('plan')).toBe('active until 2026-02-01T09:00:00.000Z, 1 benefit(s)')
+    const requests = tab.count('/customer/state')
+
+    await act(() => client.signOut())
+    await waitFor(() => expect(text('plan')).toBe('no customer'))
+    expect(tab.count('/customer/state')).toBe(requests)
+  })
+
   it('a user who already has a subscription sees it on first render', async () => {
     const auth = billingAuth()
     const tab = browser(auth)

@@ -45,6 +45,17 @@ describe('organization routes', () => {
     void fromPlugins.organization.setActive({ organizationId: 42 })
     // @ts-expect-error add-member is server only
     void fromPlugins.organization.addMember
+    // Page sizes are numbers, though they travel as query text (the server coerces them).
+    expectTypeOf(fromPlugins.organization.listMembers).parameter(0).toEqualTypeOf<
+      { organizationId?: string | undefined; limit?: number | undefined; offset?: number | undefined } | undefined
+    >()
+    expectTypeOf(fromServer.organization.getFullOrganization).parameter(0).toEqualTypeOf<
+      { organizationId?: string | undefined; organizationSlug?: string | undefined; membersLimit?: number | undefined } | undefined
+    >()
+    // @ts-expect-error a page size is a number
+    void fromPlugins.organization.listMembers({ limit: 'ten' })
+    // @ts-expect-error on the server too
+    void server.api.getFullOrganization({ query: { membersLimit: '5' }, headers: new Headers() })
     const { data, error } = await fromPlugins.organization.listMembers({ limit: 10 })
     if (error) return
     expectTypeOf(data.total).toEqualTypeOf<number>()

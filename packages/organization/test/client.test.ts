@@ -189,6 +189,115 @@ describe('hooks', () => {
     expect(view('b')).toEqual(view('a'))
   })
 
+  /** The data of a call that must succeed. */
+  async function must<T>(call: Promise<CallResult<T>>): Promise<T> {
+    const { data, error } = await call
+    if (error) throw new Error(`${error.code}: ${error.message}`)
+    return data
+  }
+
+  /** Who the session says is signed in, as a header would show it. */
+  const header = (client: Client) =>
+    function Header(): ReactElement {
+      const { data, isPending } = client.useSession()
+      return createElement('span', { 'data-testid': 'user' }, isPending ? 'loading' : (data?.user.name ?? 'signed out'))
+    }
+
+  it.each(['before', 'after'])(
+    'stores seeded by <InitialState> follow the session: a switch reloads them, sign-out empties them (session read %s them)',
+    async (order) => {
+      const auth = orgAuth()
+      const tab = browser(auth)
+      const before = clientOf(auth, tab)
+      await before.signUp.email({ name: 'Owner', email: email(), password: PASSWORD })
+      await before.organization.create({ name: 'Acme', slug: 'acme' })
+      await before.organization.create({ name: 'Beta', slug: 'beta', keepCurrentActiveOrganization: true })
+      // What the server rendered the page with.
+      const initial = {
+        session: await must(before.getSession()),
+        listOrganizations: await must(before.organization.list()),
+        activeOrganization: await must(before.organization.getFullOrganization()),
+        activeMember: await must(before.organization.getActiveMember()),
+      }
+
+      // The page loads: a new client, the same browser.
+      const client = clientOf(auth, tab)
+      const requests = tab.requests.length
+      const dashboard = createElement(Dashboard, { client, tab: 'page' })
+      const session = createElement(header(client))
+      render(createElement(client.InitialState, initial, ...(order === 'before' ? [session, dashboard] : [dashboard, session])))
+      expect(view('page')).toEqual({ active: 'Acme', list: 'acme,beta', role: 'owner' })
+      await act(() => Promise.resolve())
+      expect(tab.requests.length).toBe(requests)
+
+      await act(() => client.organization.setActive({ organizationSlug: 'beta' }))
+      await waitFor(() => expect(view('page').active).toBe('Beta'))
+      await act(() => client.signOut())
+      await waitFor(() => expect(view('page')).toEqual({ active: 'none', list: 'none', role: 'none' }))
+      expect(text('user')).toBe('signed out')
+    },
+  )
+
+  /** The organization list, recording every text it renders. */
+  const organizations = (client: Client, seen: string[]) =>
+    function Organizations(): ReactElement {
+      const { data, isPending } = client.useListOrganizations()
+      const shown = isPending ? 'loading' : (data ?? []).map((organization) => organization.slug).join(',') || 'none'
+      seen.push(shown)
+      return createElement('span', { 'data-testid': 'list' }, shown)
+    }
+
+  it("a store read again after a user switch made while nothing read it shows the new user's data, never the old", async () => {
+    const auth = orgAuth()
+    const tab = browser(auth)
+    const client = clientOf(auth, tab)
+    await client.signUp.email({ name: 'Ada', email: email(), password: PASSWORD })
+    await client.organization.create({ name: 'Acme', slug: 'acme' })
+    const seen: string[] = []
+    render(createElement(header(client)))
+    const page = render(createElement(organizations(client, seen)))
+    await waitFor(() => expect(text('list')).toBe('acme'))
+    page.unmount()
+
+    // Only the header reads the session now: Ada signs out and Grace signs up in this tab.
+    await act(() => client.signOut())
+    await act(() => client.signUp.email({ name: 'Grace', email: email(), password: PASSWORD }))
+    await waitFor(() => expect(text('user')).toBe('Grace'))
+    const listed = tab.count('/organization/list')
+    seen.length = 0
+    render(createElement(organizations(client, seen)))
+    await waitFor(() => expect(text('list')).toBe('none'))
+    expect(seen[0]).toBe('loading')
+    expect(seen).not.toContain('acme')
+    expect(tab.count('/organization/list')).toBe(listed + 1)
+  })
+
+  it("while read, a store goes back to pending on a user switch instead of showing the previous user's data", async () => {
+    const auth = orgAuth()
+    const tab = browser(auth)
+    const client = clientOf(auth, tab)
+    const graceEmail = email()
+    await clientOf(auth, browser(auth)).signUp.email({ name: 'Grace', email: graceEmail, password: PASSWORD })
+    await client.signUp.email({ name: 'Ada', email: email(), password: PASSWORD })
+    await client.organization.create({ name: 'Acme', slug: 'acme' })
+    const seen: string[] = []
+    function Page(): ReactElement {
+      const session = client.useSession()
+      const list = client.useListOrganizations()
+      const user = session.isPending ? 'loading' : (session.data?.user.name ?? 'signed out')
+      const shown = list.isPending ? 'loading' : (list.data ?? []).map((organization) => organization.slug).join(',') || 'none'
+      seen.push(`${user}:${shown}`)
+      return createElement('span', { 'data-testid': 'page' }, `${user}:${shown}`)
+    }
+    render(createElement(Page))
+    await waitFor(() => expect(text('page')).toBe('Ada:acme'))
+
+    // Grace signs in over Ada's session, without signing out first.
+    await act(() => client.signIn.email({ email: graceEmail, password: PASSWORD }))
+    await waitFor(() => expect(text('page')).toBe('Grace:none'))
+    expect(seen.filter((entry) => entry.startsWith('Grace:'))).toEqual(['Grace:loading', 'Grace:none'])
+  })
+
   it('another tab follows an organization switch', async () => {
     const auth = orgAuth()
     const tab = browser(auth)

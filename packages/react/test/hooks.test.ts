@@ -135,15 +135,65 @@ describe('useSession', () => {
 
   it('stops listening once nothing reads the session', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
+    const opened: BroadcastChannel[] = []
+    const close = vi.spyOn(BroadcastChannel.prototype, 'close')
+    vi.stubGlobal(
+      'BroadcastChannel',
+      class extends BroadcastChannel {
+        constructor(name: string) {
+          super(name)
+          opened.push(this)
+        }
+      },
+    )
+    const watched = ['focus', 'online', 'visibilitychange']
+    const targets = [window, document].map((target) => ({
+      add: vi.spyOn(target, 'addEventListener'),
+      remove: vi.spyOn(target, 'removeEventListener'),
+    }))
+    /** The focus, reconnect and visibility listeners added and not removed since, as `type` per listener. */
+    const live = () =>
+      targets.flatMap(({ add, remove }) =>
+        add.mock.calls
+          .filter(([type, listener]) => watched.includes(type) && !remove.mock.calls.some((call) => call[0] === type && call[1] === listener))
+          .map(([type]) => type),
+      )
+
     const context = setup()
     const client = clientFor(context)
     const { result, unmount } = renderHook(() => client.useSession())
     await waitFor(() => expect(result.current.isPending).toBe(false))
+    expect(live().sort()).toEqual(['focus', 'online', 'visibilitychange'])
+    expect(opened).toHaveLength(1)
+    expect(close.mock.contexts).not.toContain(opened[0])
+
     unmount()
+    expect(live()).toEqual([])
+    expect(close.mock.contexts).toContain(opened[0])
     vi.setSystemTime(Date.now() + 60_000)
     window.dispatchEvent(new Event('focus'))
     window.dispatchEvent(new Event('online'))
     expect(context.browser.count('/get-session')).toBe(1)
+  })
+
+  it('a change the server made shows even when its answer fails the shape check, here and in the other tabs', async () => {
+    // The server signs out (clears the cookie) but answers in a shape the client does not expect: a version skew.
+    const server = testServer({
+      after: [{ matcher: (ctx) => ctx.path === '/sign-out', handler: () => ({ returned: { success: 'yes' } }) }],
+    })
+    const context = { server, browser: browser(server) }
+    const first = clientFor(context)
+    const second = clientFor(context)
+    await first.signUp.email({ name: 'Ada', email: email(), password: PASSWORD, seats: 1 })
+    render(createElement('div', null, createElement(whoIsSignedIn(first, 'first')), createElement(whoIsSignedIn(second, 'second'))))
+    await waitFor(() => expect([screen.getByTestId('first').textContent, screen.getByTestId('second').textContent]).toEqual(['Ada', 'Ada']))
+
+    const { error } = await act(() => first.signOut())
+    expect(error).toMatchObject({ status: 200, code: 'CLIENT_VALIDATION_ERROR' })
+    expect(context.browser.cookies.size).toBe(0)
+    await waitFor(() => expect(screen.getByTestId('first').textContent).toBe('signed out'))
+    await waitFor(() => expect(screen.getByTestId('second').textContent).toBe('signed out'))
+    expect(context.browser.count('/get-session')).toBe(4)
   })
 
   it('a response of the wrong shape reaches the hook as a client-side validation error', async () => {

@@ -18,8 +18,8 @@ export const MAX_PAGE_SIZE = 100
 
 const query = z.object({
   referenceId: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number<number>().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  offset: z.coerce.number<number>().int().min(0).default(0),
 })
 
 /**

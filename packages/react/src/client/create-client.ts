@@ -14,7 +14,7 @@ import type { CallResult } from './errors.js'
 import { watchFocus } from './focus.js'
 import type { AuthClient, ClientPluginsFor, PluginTypes, ServerLike, ServerPlugins, ServerTypes } from './infer.js'
 import type { AnyClientPlugin, SessionState, StoreDefinition } from './plugin.js'
-import { createQueryStore, type QueryStore } from './query-store.js'
+import { createQueryStore, PENDING, type QueryStore } from './query-store.js'
 import { isRoute, type ClientRoute, type RouteTable } from './route.js'
 import { browserEnvironment, createTabSync, type TabSync } from './tab-sync.js'
 import { createTransport, type CallOptions, type Transport, type TransportOptions } from './transport.js'
@@ -90,7 +90,9 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
 
   const caller = (route: ClientRoute) => async (input?: unknown, callOptions?: CallOptions): Promise<CallResult<unknown>> => {
     const result = await transport.call(route, input, callOptions)
-    if (!result.error && route.signals) signal(route.signals, false)
+    // A 2xx answer of an unexpected shape (CLIENT_VALIDATION_ERROR) still means the server made the change.
+    const applied = !result.error || (result.error.status >= 200 && result.error.status < 300)
+    if (applied && route.signals) signal(route.signals, false)
     return result
   }
 
@@ -144,7 +146,9 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
  * A plugin store: loads its route for the current session's key, and
  * reloads when the session moves to another key (another user, another
  * active organization), including changes seen by a focus refetch or
- * reported by another tab. A null key needs no request: the data is null.
+ * reported by another tab, or made while nothing read the store. The data
+ * of the previous key is never shown again: the store goes back to pending
+ * until the new key's answer arrives. A null key needs no request: the data is null.
  */
 function followingStore(
   definition: StoreDefinition,
@@ -152,10 +156,12 @@ function followingStore(
   transport: Transport,
   now: () => number,
 ): QueryStore<unknown> {
-  // The key the data in the store was loaded for; undefined before the first load.
+  // The key the data in the store was loaded for; undefined before the first load, and after a seed made before the session was known.
   let loadedFor: string | null | undefined
   let unfollow: (() => void) | undefined
   const currentKey = () => definition.sessionKey(sessionState(session.getSnapshot().data))
+  // Holds data for another key than the session's: someone else's data (an unknown key counts as another).
+  const outdated = () => store.isLoaded() && session.isLoaded() && currentKey() !== loadedFor
 
   const store: QueryStore<unknown> = createQueryStore({
     load: async () => {
@@ -168,13 +174,25 @@ function followingStore(
     now,
     onActive: () => {
       unfollow = session.subscribe(() => {
-        if (session.getSnapshot().isPending || loadedFor === undefined) return
-        if (currentKey() !== loadedFor) store.invalidate()
+        if (session.getSnapshot().isPending) return
+        // Seeded before the session was known: the data is the first session's, the one the page was rendered for.
+        if (loadedFor === undefined && store.isLoaded()) loadedFor = currentKey()
+        if (outdated()) store.reset()
       })
+      // The session may have moved while nothing read this store (and so nothing followed it).
+      if (outdated()) store.reset()
     },
     onIdle: () => unfollow?.(),
   })
-  return store
+  return {
+    ...store,
+    // A reader's first render comes before its subscription can reset the store: it must not see the old key's data either.
+    getSnapshot: () => (outdated() ? PENDING : store.getSnapshot()),
+    seed(data) {
+      if (!store.isLoaded() && session.isLoaded()) loadedFor = currentKey()
+      store.seed(data)
+    },
+  }
 }
 
 /** The session data as stores read it, checked rather than cast: get-session's shape was validated on arrival. */

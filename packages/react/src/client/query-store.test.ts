@@ -63,6 +63,41 @@ describe('query store', () => {
     await waiting
     await tick()
     expect(store.getSnapshot().data).toBe('after sign-in')
+    // The late old answer is dropped without asking again: the newer one is already applied.
+    expect(source.calls()).toBe(2)
+  })
+
+  it('an answer outdated by an invalidation made without readers loads again before its caller resumes', async () => {
+    const source = loader()
+    const store = createQueryStore({ load: source.load, now: () => 0 })
+    const waiting = store.refetch()
+    store.invalidate()
+    expect(source.calls()).toBe(1)
+    source.answer(0, data('before sign-in'))
+    await tick()
+    expect(source.calls()).toBe(2)
+    expect(store.isLoaded()).toBe(false)
+    source.answer(1, data('after sign-in'))
+    await waiting
+    expect(store.getSnapshot().data).toBe('after sign-in')
+  })
+
+  it('a reset drops the data at once, reloads, and takes no seed afterwards', async () => {
+    const source = loader()
+    const store = createQueryStore({ load: source.load, now: () => 0 })
+    const seen: Array<string | null> = []
+    store.subscribe(() => seen.push(store.getSnapshot().data))
+    store.seed('ada')
+    store.reset()
+    expect(store.getSnapshot()).toEqual({ data: null, error: null, isPending: true })
+    expect(source.calls()).toBe(1)
+    store.seed("ada's page data")
+    expect(store.getSnapshot().isPending).toBe(true)
+    source.answer(0, data('grace'))
+    await tick()
+    expect(store.getSnapshot()).toEqual({ data: 'grace', error: null, isPending: false })
+    expect(seen).toEqual(['ada', null, 'grace'])
+    expect(source.calls()).toBe(1)
   })
 
   it('an invalidation without readers waits for the next reader', async () => {

@@ -16,7 +16,7 @@ export interface QuerySnapshot<Data, Code extends string = string> {
   readonly data: Data | null
   /** The last failure; null after a success. */
   readonly error: AuthClientError<Code> | null
-  /** True until the first answer (or failure) arrived. */
+  /** True until the first answer (or failure) arrived, and again after a `reset` until the next one. */
   readonly isPending: boolean
 }
 
@@ -29,6 +29,8 @@ export interface QueryStore<Data, Code extends string = string> {
   readonly refetch: () => Promise<void>
   /** The answer may be out of date: reload now if read, else on the next subscription. */
   readonly invalidate: () => void
+  /** The answer belongs to someone else now (another user signed in): drop it, back to pending, and reload as `invalidate` does. */
+  readonly reset: () => void
   /** Takes `data` as the answer (an initial session rendered on the server) unless an answer already arrived. */
   readonly seed: (data: Data) => void
   /** Whether an answer (or a seed) has been applied. */
@@ -45,7 +47,8 @@ export interface QueryStoreOptions<Data, Code extends string> {
   readonly onIdle?: () => void
 }
 
-const PENDING = Object.freeze({ data: null, error: null, isPending: true })
+/** The snapshot of a store with no answer (yet); one frozen object, so readers comparing snapshots see no change. */
+export const PENDING: QuerySnapshot<never, never> = Object.freeze({ data: null, error: null, isPending: true })
 
 /**
  * @example
@@ -72,8 +75,9 @@ export function createQueryStore<Data, Code extends string>(options: QueryStoreO
     const started = generation
     const promise = options.load().then((result): Promise<void> | void => {
       if (inflight?.promise === promise) inflight = null
-      // Invalidated while in flight: this answer may predate the change, so load again.
-      if (started !== generation) return refetch()
+      // Invalidated while in flight: this answer may predate the change, so load again,
+      // unless an answer begun after the invalidation has already been applied.
+      if (started !== generation) return stale ? refetch() : undefined
       loaded = true
       stale = false
       loadedAt = options.now()
@@ -86,6 +90,12 @@ export function createQueryStore<Data, Code extends string>(options: QueryStoreO
     })
     inflight = { generation: started, promise }
     return promise
+  }
+
+  const invalidate = () => {
+    generation += 1
+    stale = true
+    if (listeners.size > 0) void refetch()
   }
 
   const loadIfWanted = () => {
@@ -106,10 +116,11 @@ export function createQueryStore<Data, Code extends string>(options: QueryStoreO
       }
     },
     refetch,
-    invalidate() {
-      generation += 1
-      stale = true
-      if (listeners.size > 0) void refetch()
+    invalidate,
+    reset() {
+      // Still counted as loaded: a seed (the previous user's page data) must not come back.
+      if (snapshot !== PENDING) apply(PENDING)
+      invalidate()
     },
     seed(data) {
       if (loaded) return

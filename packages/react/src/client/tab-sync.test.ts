@@ -21,12 +21,15 @@ describe('tab sync', () => {
     const there = createTabSync('gatehouse:test-channel', environment)
     const elsewhere = createTabSync('gatehouse:another-server', environment)
     const inbox = received()
+    const ownInbox = received()
     const otherInbox = received()
-    stops.push(there.listen(inbox.receive), elsewhere.listen(otherInbox.receive))
+    // The sender listens too, on a channel of its own: the browser delivers its message there, and it must drop it.
+    stops.push(there.listen(inbox.receive), here.listen(ownInbox.receive), elsewhere.listen(otherInbox.receive))
 
     here.publish(['session', 'activeOrganization'])
     await settle()
     expect(inbox.stores).toEqual([['session', 'activeOrganization']])
+    expect(ownInbox.stores).toEqual([])
     expect(otherInbox.stores).toEqual([])
   })
 

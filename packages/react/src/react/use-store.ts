@@ -8,7 +8,7 @@
  * answer yet, so hydration matches the server's HTML and needs no request.
  */
 import { useCallback, useMemo, useSyncExternalStore } from 'react'
-import type { QuerySnapshot, QueryStore } from '../client/query-store.js'
+import { PENDING, type QuerySnapshot, type QueryStore } from '../client/query-store.js'
 
 export interface HookOptions<Data> {
   /** The data rendered on the server (e.g. `await auth.api.getSession({ headers })`), to start from instead of fetching. */
@@ -20,8 +20,6 @@ export interface QueryState<Data, Code extends string = string> extends QuerySna
   /** Loads again; concurrent calls share one request. */
   readonly refetch: () => Promise<void>
 }
-
-const PENDING: QuerySnapshot<never, never> = Object.freeze({ data: null, error: null, isPending: true })
 
 /**
  * @example

@@ -13,8 +13,8 @@ import { membersWithUsers } from '../../services/members.js'
 
 const query = z.object({
   organizationId: z.string().min(1).optional(),
-  limit: z.coerce.number().int().positive().max(1000).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number<number>().int().positive().max(1000).optional(),
+  offset: z.coerce.number<number>().int().min(0).optional(),
 })
 
 export function listMembers(options: ResolvedOptions) {

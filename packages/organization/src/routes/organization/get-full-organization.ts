@@ -15,7 +15,7 @@ import { fullOrganization, requireOrganization } from '../../services/organizati
 const query = z.object({
   organizationId: z.string().min(1).optional(),
   organizationSlug: z.string().min(1).optional(),
-  membersLimit: z.coerce.number().int().positive().optional(),
+  membersLimit: z.coerce.number<number>().int().positive().optional(),
 })
 
 export function getFullOrganization(options: ResolvedOptions) {
