@@ -3,8 +3,10 @@
  * The billing plugin's error catalogue. A webhook whose signature does not
  * verify is answered 403 with the verifier's own message as the message
  * (SPEC §8 "Handling": a dedicated webhook verification error carrying the
- * underlying message); the catalogue text below is only the fallback.
- * Reading another party's billing is refused with 403.
+ * underlying message); the catalogue text below is only the fallback. An
+ * event the database could not take for a temporary reason is answered 503,
+ * so the platform delivers it again. Reading another party's billing is
+ * refused with 403.
  */
 import { defineErrors } from '@gatehouse/core'
 
@@ -14,6 +16,8 @@ import { defineErrors } from '@gatehouse/core'
  */
 export const BillingErrors = defineErrors({
   WEBHOOK_VERIFICATION_FAILED: { status: 403, message: 'Webhook verification failed' },
+  // Nothing was logged: the database could not take the event now (docs/billing.md "The endpoint").
+  WEBHOOK_TEMPORARILY_UNAVAILABLE: { status: 503, message: 'The event could not be processed now; deliver it again' },
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: 'You are not a member of this organization' },
   YOU_ARE_NOT_ALLOWED_TO_READ_THIS_BILLING: { status: 403, message: 'You are not allowed to read the billing of this organization' },
   ORGANIZATION_BILLING_IS_NOT_ENABLED: { status: 400, message: 'Organization billing is not enabled' },

@@ -5,7 +5,9 @@
  * They run after the mirror has committed, so a handler that reads the
  * mirror sees the event applied, and a handler that throws cannot undo or
  * corrupt it: the failure is logged, recorded on the event, and the event
- * can be replayed once the handler is fixed.
+ * can be replayed once the handler is fixed. Until they have run, the event
+ * is logged as `pending`, so a process that dies in between leaves a row a
+ * replay finds: handlers run at least once.
  */
 import type { BillingEvent, BillingEventOf, BillingEventType } from './schemas/events.js'
 
@@ -56,6 +58,18 @@ export type BillingEventHandlers = {
   readonly onPayload?: (event: BillingEvent, ctx: HandlerContext) => MaybePromise<void>
 } & {
   readonly [T in BillingEventType as (typeof handlerNames)[T]]?: (event: BillingEventOf<T>, ctx: HandlerContext) => MaybePromise<void>
+}
+
+/**
+ * Whether any handler runs for events of `type`. An event none handles is
+ * logged as applied in the transaction that applies it: there is nothing left
+ * to do after the commit, so no `pending` row and no second write.
+ *
+ * @example
+ * hasHandlers({ onOrderPaid }, 'order.paid') // true
+ */
+export function hasHandlers(handlers: BillingEventHandlers, type: BillingEventType): boolean {
+  return handlers.onPayload !== undefined || handlers[handlerNames[type]] !== undefined
 }
 
 /**

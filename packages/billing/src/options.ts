@@ -2,7 +2,8 @@
  * @module
  * What `billing(options)` accepts, resolved once when the plugin is made.
  * Defaults: webhooks at `/polar/webhooks`, a signature timestamp tolerance
- * of 300 s both ways (SPEC §9), no email linking, and organization billing
+ * of 300 s both ways (SPEC §9), a 300 s grace before a `pending` event is
+ * replayed, no email linking, and organization billing
  * readable by members whose roles grant `organization: ['update']` (owners
  * and admins with the default roles).
  */
@@ -22,6 +23,12 @@ export interface BillingOptions {
     readonly path?: string
     /** Seconds a signature timestamp may be off, either way. Default 300 (SPEC §9). */
     readonly toleranceSeconds?: number
+    /**
+     * Seconds an event may stay `pending` (applied, its handlers not yet
+     * finished) before `replayBillingEvents` takes it as abandoned and runs
+     * its handlers again. Longer than your slowest handler. Default 300.
+     */
+    readonly pendingGraceSeconds?: number
   }
   /**
    * Link a customer without `external_id` to the user with the same email,
@@ -42,6 +49,7 @@ export interface ResolvedBillingOptions {
   readonly secrets: readonly string[]
   readonly path: string
   readonly toleranceSeconds: number
+  readonly pendingGraceSeconds: number
   readonly handlers: BillingEventHandlers
   readonly linkCustomersByEmail: boolean
   readonly organizationPermissions: PermissionRequest | null
@@ -49,22 +57,26 @@ export interface ResolvedBillingOptions {
 
 export const DEFAULT_WEBHOOK_PATH = '/polar/webhooks'
 export const DEFAULT_TOLERANCE_SECONDS = 300
+export const DEFAULT_PENDING_GRACE_SECONDS = 300
 
 /**
  * @example
  * resolveBillingOptions({ webhooks: { secret: 'whsec_...' } }).toleranceSeconds // 300
  */
 export function resolveBillingOptions(options: BillingOptions): ResolvedBillingOptions {
-  const { secret, path, toleranceSeconds, ...handlers } = options.webhooks
+  const { secret, path, toleranceSeconds, pendingGraceSeconds, ...handlers } = options.webhooks
   const secrets = (typeof secret === 'string' ? [secret] : [...secret]).filter((value) => value !== '')
   if (secrets.length === 0) throw new Error('billing: webhooks.secret is required')
   const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS
   if (!Number.isFinite(tolerance) || tolerance < 0) throw new Error('billing: webhooks.toleranceSeconds must be a non-negative number')
+  const grace = pendingGraceSeconds ?? DEFAULT_PENDING_GRACE_SECONDS
+  if (!Number.isFinite(grace) || grace < 0) throw new Error('billing: webhooks.pendingGraceSeconds must be a non-negative number')
   const organization = options.organizationBilling
   return {
     secrets,
     path: path ?? DEFAULT_WEBHOOK_PATH,
     toleranceSeconds: tolerance,
+    pendingGraceSeconds: grace,
     handlers,
     linkCustomersByEmail: options.linkCustomersByEmail ?? false,
     organizationPermissions: organization === false ? null : (organization?.permissions ?? { organization: ['update'] }),

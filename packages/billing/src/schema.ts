@@ -4,7 +4,7 @@
  * platform (customers, subscriptions, orders, benefit grants, customer
  * meters). Mirror rows keep the platform's own id as their `id`, so the
  * primary key decides every race between two deliveries about one entity,
- * and a `version` (the entity's modified_at, see mirror/version.ts) that
+ * and a `version` (the entity's modified_at in microseconds, see mirror/versioned.ts) that
  * conditional updates compare, so an older delivery never overwrites newer
  * state. The event log's unique `webhookId` makes a redelivery a no-op in
  * the same transaction as the state change it would have made.
@@ -16,10 +16,12 @@ import type { SchemaExtension } from '@gatehouse/core'
 
 const optionalString = { type: 'string', required: false } as const
 const optionalDate = { type: 'date', required: false } as const
+// Ordering versions: microseconds since the epoch, as the platform sent them (a Date keeps only milliseconds).
+const version = { type: 'number', bigint: true } as const
 const versioned = {
   createdAt: { type: 'date' },
   modifiedAt: optionalDate,
-  version: { type: 'date' },
+  version,
 } as const
 
 /**
@@ -57,8 +59,8 @@ export const billingSchema = {
       platformOrganizationId: { type: 'string' },
       avatarUrl: optionalString,
       deletedAt: optionalDate,
-      // The timestamp of the newest customer state applied (mirror/customer-state.ts).
-      stateVersion: optionalDate,
+      // The timestamp of the newest customer state applied, in microseconds (mirror/customer-state.ts).
+      stateVersion: { ...version, required: false },
       ...versioned,
     },
   },

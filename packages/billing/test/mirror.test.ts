@@ -1,8 +1,9 @@
 /**
  * The local mirror: every event type applied, out-of-order delivery (the
  * platform's documented cancel and renewal sequences in every order), the
- * customer state replacing what the customer has, and replay of events an
- * older version could not apply.
+ * customer state replacing what the customer has, ordering at the
+ * platform's microsecond precision, and replay of events an older version
+ * could not apply or whose handlers never finished.
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -21,6 +22,11 @@ import {
 import { billingAuth, deliver, messageId, row, rows, type BillingAuth } from './fixtures/harness.js'
 
 type Json = Record<string, unknown>
+
+/** A mirror row's version: microseconds since the epoch. */
+function microseconds(iso: string): number {
+  return Date.parse(iso) * 1000
+}
 
 async function deliverAll(auth: BillingAuth, events: readonly Json[]): Promise<void> {
   for (const event of events) {
@@ -125,7 +131,7 @@ describe('out-of-order delivery', () => {
       status: 'active',
       active: true,
       modifiedAt: new Date('2026-01-01T09:00:07Z'),
-      version: new Date('2026-01-01T09:00:07Z'),
+      version: microseconds('2026-01-01T09:00:07Z'),
     })
   })
 
@@ -196,6 +202,20 @@ describe('out-of-order delivery', () => {
     }
   })
 
+  it('two changes within one millisecond are ordered by the microseconds the platform sent', async () => {
+    const later = envelope('subscription.updated', subscription({ status: 'active', amount: 2000, modified_at: '2026-01-01T09:00:07.000002Z' }))
+    const earlier = envelope('subscription.updated', subscription({ status: 'active', amount: 1000, modified_at: '2026-01-01T09:00:07.000001Z' }))
+    for (const ordering of [[later, earlier], [earlier, later]]) {
+      const auth = billingAuth()
+      await deliverAll(auth, ordering)
+      expect(await row(auth, 'billingSubscription', SUBSCRIPTION_ID)).toMatchObject({
+        amount: 2000,
+        modifiedAt: new Date('2026-01-01T09:00:07.000Z'),
+        version: microseconds('2026-01-01T09:00:07Z') + 2,
+      })
+    }
+  })
+
   it('a customer update older than the stored one changes nothing; a deletion always lands', async () => {
     const auth = billingAuth()
     const newer = envelope('customer.updated', customer({ name: 'Newer', modified_at: '2026-01-05T00:00:00.000000Z' }))
@@ -215,7 +235,7 @@ describe('customer.state_changed', () => {
     await deliverAll(auth, [everyEvent()['customer.state_changed'] as Json])
     const later = customerState({ active_subscriptions: [], granted_benefits: [], active_meters: [] })
     await deliverAll(auth, [envelope('customer.state_changed', later, '2026-01-20T00:00:00.000000Z')])
-    expect(await row(auth, 'billingSubscription', SUBSCRIPTION_ID)).toMatchObject({ active: false, version: new Date('2026-01-20T00:00:00Z') })
+    expect(await row(auth, 'billingSubscription', SUBSCRIPTION_ID)).toMatchObject({ active: false, version: microseconds('2026-01-20T00:00:00Z') })
     expect(await row(auth, 'billingBenefitGrant', GRANT_ID)).toMatchObject({ isGranted: false })
     expect(await rows(auth, 'billingCustomerMeter')).toMatchObject([{ active: false }])
   })
@@ -229,11 +249,20 @@ describe('customer.state_changed', () => {
     expect(await rows(auth, 'billingBenefitGrant')).toEqual([])
   })
 
+  it('a state older by a microsecond than the one applied changes nothing', async () => {
+    const auth = billingAuth()
+    const newer = envelope('customer.state_changed', customerState({ active_subscriptions: [], granted_benefits: [], active_meters: [] }), '2026-01-20T00:00:00.000501Z')
+    const older = envelope('customer.state_changed', customerState(), '2026-01-20T00:00:00.000500Z')
+    await deliverAll(auth, [newer, older])
+    expect(await rows(auth, 'billingSubscription')).toEqual([])
+    expect(await row(auth, 'billingCustomer', CUSTOMER_ID)).toMatchObject({ stateVersion: microseconds('2026-01-20T00:00:00Z') + 501 })
+  })
+
   it('an entity event older than the newest state, for an item that state left out, starts outside the set', async () => {
     const auth = billingAuth()
     const empty = envelope('customer.state_changed', customerState({ active_subscriptions: [], granted_benefits: [], active_meters: [] }), '2026-01-20T00:00:00.000000Z')
     await deliverAll(auth, [empty, everyEvent()['subscription.active'] as Json, everyEvent()['benefit_grant.created'] as Json])
-    expect(await row(auth, 'billingSubscription', SUBSCRIPTION_ID)).toMatchObject({ status: 'active', active: false, version: new Date('2026-01-20T00:00:00Z') })
+    expect(await row(auth, 'billingSubscription', SUBSCRIPTION_ID)).toMatchObject({ status: 'active', active: false, version: microseconds('2026-01-20T00:00:00Z') })
     expect(await row(auth, 'billingBenefitGrant', GRANT_ID)).toMatchObject({ isGranted: false })
   })
 
@@ -313,6 +342,32 @@ describe('replay', () => {
     expect(calls).toEqual([ORDER_ID])
   })
 
+  it('an ignored event that fails to apply on replay is marked failed, with the error', async () => {
+    let broken = true
+    const auth = billingAuth(
+      {},
+      {
+        databaseHooks: {
+          billingOrder: {
+            create: {
+              before: () => {
+                if (broken) throw new Error('disk quota exceeded')
+              },
+            },
+          },
+        },
+      },
+    )
+    const ignored = await logAsOlderVersion(auth, 'ignored', everyEvent()['order.paid'] as Json, 'Unknown event type: order.paid')
+    const { events } = await auth.api.replayBillingEvents({ body: { statuses: ['ignored'] } })
+    expect(events).toEqual([{ id: ignored.id, webhookId: ignored.webhookId, type: 'order.paid', status: 'failed', error: 'Failed to apply event: Error: disk quota exceeded' }])
+    expect(await row(auth, 'billingEvent', String(ignored.id))).toMatchObject({ status: 'failed', error: 'Failed to apply event: Error: disk quota exceeded', attempts: 2 })
+    broken = false
+    // Failed now, so the default replay takes it.
+    expect((await auth.api.replayBillingEvents({ body: {} })).events).toMatchObject([{ id: ignored.id, status: 'applied' }])
+    expect(await rows(auth, 'billingOrder')).toMatchObject([{ status: 'paid' }])
+  })
+
   it('replays only the named events', async () => {
     const auth = billingAuth()
     const a = await logAsOlderVersion(auth, 'failed', everyEvent()['order.paid'] as Json, 'x')
@@ -321,6 +376,85 @@ describe('replay', () => {
     expect(events.map((event) => event.id)).toEqual([a.id])
     expect(await rows(auth, 'billingCustomer')).toHaveLength(1)
     expect((await rows(auth, 'billingEvent')).map((event) => event.status)).toEqual(['applied', 'failed'])
+  })
+})
+
+describe('an event whose handlers never finished', () => {
+  /**
+   * A delivery whose handler is still running (or whose process died while it
+   * ran): the mirror has the event, the log row is `pending`. `release` lets
+   * the stalled handler return.
+   */
+  async function stalledDelivery(options: { pendingGraceSeconds?: number } = {}) {
+    const calls: string[] = []
+    let entered!: () => void
+    let release!: () => void
+    const inHandler = new Promise<void>((resolve) => (entered = resolve))
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const auth = billingAuth({
+      webhooks: {
+        ...options,
+        onOrderPaid: async (event, ctx) => {
+          calls.push(`${event.data.id}:${ctx.replayed}`)
+          if (!ctx.replayed) {
+            entered()
+            await gate
+          }
+        },
+      },
+    })
+    const delivery = deliver(auth, everyEvent()['order.paid'] as Json)
+    await inHandler
+    return { auth, calls, delivery, release }
+  }
+
+  it('is pending, with the mirror applied, and the default replay leaves it alone during the grace period', async () => {
+    const { auth, calls, delivery, release } = await stalledDelivery()
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ type: 'order.paid', status: 'pending', attempts: 1 }])
+    expect(await rows(auth, 'billingOrder')).toMatchObject([{ status: 'paid' }])
+    auth.clock.advance(299_000)
+    expect((await auth.api.replayBillingEvents({ body: {} })).events).toEqual([])
+    release()
+    expect((await delivery).body.status).toBe('applied')
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ status: 'applied', attempts: 1 }])
+    expect(calls).toEqual([`${ORDER_ID}:false`])
+  })
+
+  it('is replayed after the grace period: its handlers run again, once, and the stalled run cannot finish the row', async () => {
+    const { auth, calls, delivery, release } = await stalledDelivery()
+    auth.clock.advance(301_000)
+    const [logged] = await rows(auth, 'billingEvent')
+    const { events } = await auth.api.replayBillingEvents({ body: {} })
+    expect(events).toEqual([{ id: logged?.id, webhookId: logged?.webhookId, type: 'order.paid', status: 'applied', error: null }])
+    expect(calls).toEqual([`${ORDER_ID}:false`, `${ORDER_ID}:true`])
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ status: 'applied', error: null, attempts: 2 }])
+    // Nothing left to replay.
+    expect((await auth.api.replayBillingEvents({ body: {} })).events).toEqual([])
+    release()
+    await delivery
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ status: 'applied', attempts: 2 }])
+    expect(await rows(auth, 'billingOrder')).toHaveLength(1)
+  })
+
+  it('the grace period is configurable (webhooks.pendingGraceSeconds), and a redelivery meanwhile is a duplicate', async () => {
+    const { auth, calls, release } = await stalledDelivery({ pendingGraceSeconds: 60 })
+    expect(await deliver(auth, { body: JSON.stringify(everyEvent()['order.paid']), id: String((await rows(auth, 'billingEvent'))[0]?.webhookId) })).toEqual({
+      status: 200,
+      body: { received: true, status: 'duplicate' },
+    })
+    auth.clock.advance(61_000)
+    expect((await auth.api.replayBillingEvents({ body: { statuses: ['pending'] } })).events).toMatchObject([{ status: 'applied' }])
+    expect(calls).toHaveLength(2)
+    release()
+  })
+
+  it('two replays at once run its handlers once more, not twice', async () => {
+    const { auth, calls, release } = await stalledDelivery()
+    auth.clock.advance(301_000)
+    const results = await Promise.all([auth.api.replayBillingEvents({ body: {} }), auth.api.replayBillingEvents({ body: {} })])
+    expect(results.flatMap((result) => result.events.map((event) => event.status)).sort()).toEqual(['applied', 'skipped'])
+    expect(calls).toEqual([`${ORDER_ID}:false`, `${ORDER_ID}:true`])
+    release()
   })
 })
 

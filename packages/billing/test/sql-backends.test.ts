@@ -3,14 +3,16 @@
  * configured (there, parallel deliveries run on pooled connections and
  * really interleave). Migrations create the tables and the unique index on
  * webhook-id; twenty concurrent copies of one delivery apply once; events
- * about one new entity delivered at once all land, in version order; the
- * cancel sequence delivered all at once ends in the right state.
+ * about one new entity delivered at once all land, in version order (to the
+ * microsecond); the cancel sequence delivered all at once ends in the right
+ * state; a real deadlock is reported as `DEADLOCK`.
  */
-import { runMigrations } from '@gatehouse/core'
+import { DatabaseError, runMigrations } from '@gatehouse/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
 import { customer, customerState, envelope, everyEvent, order, subscription } from './fixtures/payloads.js'
 import { billingAuth, deliver, messageId, newUser, get, type BillingAuth } from './fixtures/harness.js'
+import { isTemporary } from '../src/events/receive.js'
 
 type Json = Record<string, unknown>
 
@@ -121,7 +123,8 @@ for (const { dialect, enabled } of backendDialects) {
       for (let round = 0; round < 5; round++) {
         const customerId = `cus-settle-${dialect}-${round}`
         const subscriptionId = `sub-settle-${dialect}-${round}`
-        // Stored newer than the customer embedded in the events, so their customer writes are skipped and take no lock.
+        // Stored newer than the customer embedded in the events: their customer writes are skipped, and lock the row
+        // explicitly (apply.ts), so the state and the event still run one after the other.
         await deliver(auth, envelope('customer.updated', customer({ id: customerId, modified_at: '2026-02-15T00:00:00.000000Z' })))
         const state = envelope('customer.state_changed', customerState({ id: customerId, active_subscriptions: [], granted_benefits: [], active_meters: [] }), '2026-03-01T00:00:00.000000Z')
         const older = envelope('subscription.active', subscription({ id: subscriptionId, customer_id: customerId, status: 'active', modified_at: '2026-01-05T00:00:00.000000Z' }, { id: customerId }))
@@ -130,6 +133,52 @@ for (const { dialect, enabled } of backendDialects) {
         expect(await rowsOf('billingSubscription', { field: 'id', value: subscriptionId })).toMatchObject([{ status: 'active', active: false }])
       }
     })
+
+    it('two updates a microsecond apart, delivered at once: the later one wins', async () => {
+      const auth = ready()
+      const id = `sub-micro-${dialect}`
+      const customerId = `cus-micro-${dialect}`
+      const updates = [2, 1, 3, 0].map((micro) =>
+        envelope('subscription.updated', subscription({ id, customer_id: customerId, status: 'active', amount: 1000 + micro, modified_at: `2026-01-01T10:00:00.00000${micro}Z` }, { id: customerId })),
+      )
+      const replies = await Promise.all(updates.map((event) => deliver(auth, event)))
+      expect(replies.map((reply) => reply.body.status)).toEqual(['applied', 'applied', 'applied', 'applied'])
+      expect(await rowsOf('billingSubscription', { field: 'id', value: id })).toMatchObject([{ amount: 1003, version: Date.parse('2026-01-01T10:00:00Z') * 1000 + 3 }])
+    })
+
+    // SQLite runs one transaction at a time, so two can never hold a lock each: there is no deadlock to provoke.
+    if (dialect !== 'sqlite') {
+      it('a real deadlock reaches billing as DatabaseError DEADLOCK, which it treats as temporary', async () => {
+        const auth = ready()
+        const { db } = await auth.$context
+        const [a, b] = await Promise.all(
+          ['a', 'b'].map((name) =>
+            db.create<Json & { id: string }>({
+              model: 'billingEvent',
+              data: { webhookId: messageId(), type: null, status: 'failed', error: name, payload: '{}', receivedAt: auth.clock.now(), processedAt: null },
+            }),
+          ),
+        )
+        // Two transactions lock the same two rows in opposite orders: the database rolls one back.
+        let aLocked!: () => void
+        let bLocked!: () => void
+        const aHeld = new Promise<void>((resolve) => (aLocked = resolve))
+        const bHeld = new Promise<void>((resolve) => (bLocked = resolve))
+        const lockBoth = (first: string, second: string, held: () => void, other: Promise<void>) =>
+          db.transaction(async (tx) => {
+            await tx.lock({ model: 'billingEvent', where: { field: 'id', value: first } })
+            held()
+            await other
+            await tx.lock({ model: 'billingEvent', where: { field: 'id', value: second } })
+          })
+        const results = await Promise.allSettled([lockBoth(String(a?.id), String(b?.id), aLocked, bHeld), lockBoth(String(b?.id), String(a?.id), bLocked, aHeld)])
+        const refused = results.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))
+        expect(refused).toHaveLength(1)
+        expect(refused[0]).toBeInstanceOf(DatabaseError)
+        expect(refused[0]).toMatchObject({ code: 'DEADLOCK' })
+        expect(isTemporary(refused[0])).toBe(true)
+      })
+    }
 
     it('the reading routes and server calls work on the backend', async () => {
       const auth = ready()

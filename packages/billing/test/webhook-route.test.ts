@@ -1,12 +1,15 @@
 /**
  * POST /polar/webhooks through `auth.handler`: verification (both key
  * schemes, rotation, timestamps, tampering, re-serialisation: 403 with
- * nothing stored), the raw-body and size rules, exemption from the origin
- * check and rate limits, the event log (applied, duplicate, ignored,
- * failed), idempotency under twenty concurrent copies, and handlers.
+ * nothing stored), the raw-body, encoding and size rules, exemption from
+ * the origin check and rate limits, the event log (pending, applied,
+ * duplicate, ignored, failed), idempotency under twenty concurrent copies,
+ * temporary database failures (retried, or 503 with nothing stored), and
+ * handlers.
  */
 import { describe, expect, it } from 'vitest'
 import { CUSTOMER_ID, customer, envelope, everyEvent, order, subscription } from './fixtures/payloads.js'
+import { flakyDatabase } from './fixtures/flaky-database.js'
 import { billingAuth, deliver, deliveryRequest, messageId, rows, sign, WEBHOOK_URL } from './fixtures/harness.js'
 
 const created = envelope('customer.created', customer({ external_id: 'user-1' }))
@@ -86,6 +89,39 @@ describe('the request', () => {
     expect(await rows(auth, 'billingCustomer')).toMatchObject([{ name: 'Zoë Ødegård 🧾' }])
   })
 
+  it('accepts a body of exactly 1 MiB and refuses one byte more with 413', async () => {
+    const auth = billingAuth()
+    const MiB = 1024 * 1024
+    const padded = (length: number) => JSON.stringify(envelope('customer.created', customer({ metadata: { blob: 'x'.repeat(length) } })))
+    const room = MiB - Buffer.byteLength(padded(0))
+    const exact = padded(room)
+    expect(Buffer.byteLength(exact)).toBe(MiB)
+    expect(await deliver(auth, { body: exact })).toEqual({ status: 200, body: { received: true, status: 'applied' } })
+    const over = padded(room + 1)
+    expect(Buffer.byteLength(over)).toBe(MiB + 1)
+    const response = await auth.handler(deliveryRequest(auth, { body: over }))
+    expect(response.status).toBe(413)
+    expect((await response.json()).code).toBe('PAYLOAD_TOO_LARGE')
+    expect(await rows(auth, 'billingEvent')).toHaveLength(1)
+  })
+
+  it('refuses a body that is not valid UTF-8 with 400, even when its lenient decoding carries a valid signature', async () => {
+    const auth = billingAuth()
+    // Signed over text holding U+FFFD; sent with a lone 0xFF byte where that character was, which a lenient
+    // decoder would turn back into the signed text.
+    const text = JSON.stringify(envelope('customer.created', customer({ name: 'Ada \uFFFD' })))
+    const id = messageId()
+    const signed = deliveryRequest(auth, { body: text, id, signature: sign(text, { id, at: auth.clock.now(), scheme: 'standard' }) })
+    const encoded = Buffer.from(text, 'utf8')
+    const at = encoded.indexOf(Buffer.from('\uFFFD', 'utf8'))
+    const bytes = Buffer.concat([encoded.subarray(0, at), Buffer.from([0xff]), encoded.subarray(at + 3)])
+    const response = await auth.handler(new Request(signed.url, { method: 'POST', headers: signed.headers, body: bytes }))
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ code: 'INVALID_BODY_ENCODING', message: 'Request body is not valid UTF-8' })
+    expect(await rows(auth, 'billingEvent')).toEqual([])
+    expect(await rows(auth, 'billingCustomer')).toEqual([])
+  })
+
   it('refuses a body over 1 MiB with 413, storing nothing', async () => {
     const auth = billingAuth()
     const huge = JSON.stringify(envelope('customer.created', customer({ metadata: { blob: 'x'.repeat(1024 * 1024) } })))
@@ -139,6 +175,18 @@ describe('the event log', () => {
     const reply = await deliver(auth, { body: unknown })
     expect(reply).toEqual({ status: 202, body: { received: true, status: 'ignored', message: 'Unknown event type: member.created' } })
     expect(await rows(auth, 'billingEvent')).toMatchObject([{ type: 'member.created', status: 'ignored', error: 'Unknown event type: member.created', payload: unknown }])
+  })
+
+  it('an unknown type is ignored whatever the rest of its envelope holds: no timestamp, or not a date', async () => {
+    const auth = billingAuth()
+    for (const unknown of [{ type: 'member.created', data: { id: 'm1' } }, { type: 'member.created', timestamp: 'yesterday', data: {} }]) {
+      const reply = await deliver(auth, { body: JSON.stringify(unknown) })
+      expect(reply).toEqual({ status: 202, body: { received: true, status: 'ignored', message: 'Unknown event type: member.created' } })
+    }
+    expect(await rows(auth, 'billingEvent')).toMatchObject([
+      { type: 'member.created', status: 'ignored', timestamp: null },
+      { type: 'member.created', status: 'ignored', timestamp: null },
+    ])
   })
 
   it('acknowledges a payload that fails its schema with 202, logs it as failed with the issues, and applies nothing', async () => {
@@ -217,7 +265,66 @@ describe('a failure to apply', () => {
   })
 })
 
+describe('a temporary database failure', () => {
+  const paid = JSON.stringify(everyEvent()['order.paid'])
+
+  it('a deadlock is run again: the event applies once, answered 200', async () => {
+    const database = flakyDatabase()
+    const calls: string[] = []
+    const auth = billingAuth({ webhooks: { onOrderPaid: (event) => void calls.push(event.data.id) } }, { database: database.factory })
+    database.failNext('billingOrder', 'DEADLOCK', 2)
+    expect(await deliver(auth, { body: paid })).toEqual({ status: 200, body: { received: true, status: 'applied' } })
+    expect(database.thrown).toBe(2)
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ type: 'order.paid', status: 'applied', error: null, attempts: 1 }])
+    expect(await rows(auth, 'billingOrder')).toMatchObject([{ status: 'paid', paid: true }])
+    expect(calls).toEqual([order().id])
+  })
+
+  const cases = [
+    ['a deadlock that outlasts the retries', 'DEADLOCK', 5],
+    ['a lock wait timeout or a dropped connection (not retried here)', 'TRANSIENT', 1],
+  ] as const
+  for (const [name, code, thrown] of cases) {
+    it(`${name}: 503 with nothing stored, and the redelivery applies the event once`, async () => {
+      const database = flakyDatabase()
+      const calls: string[] = []
+      const auth = billingAuth({ webhooks: { onOrderPaid: (event) => void calls.push(event.data.id) } }, { database: database.factory })
+      database.failNext('billingOrder', code, thrown)
+      const id = messageId()
+      expect(await deliver(auth, { body: paid, id })).toEqual({
+        status: 503,
+        body: { code: 'WEBHOOK_TEMPORARILY_UNAVAILABLE', message: 'The event could not be processed now; deliver it again' },
+      })
+      expect(database.thrown).toBe(thrown)
+      for (const model of ['billingEvent', 'billingCustomer', 'billingSubscription', 'billingOrder']) expect(await rows(auth, model)).toEqual([])
+      expect(calls).toEqual([])
+
+      auth.clock.advance(30_000)
+      expect(await deliver(auth, { body: paid, id })).toEqual({ status: 200, body: { received: true, status: 'applied' } })
+      expect(await rows(auth, 'billingEvent')).toMatchObject([{ webhookId: id, status: 'applied', attempts: 1 }])
+      expect(await rows(auth, 'billingOrder')).toMatchObject([{ status: 'paid' }])
+      expect(calls).toEqual([order().id])
+    })
+  }
+})
+
 describe('handlers', () => {
+  it('the event is logged pending while its handlers run, and applied once they have', async () => {
+    const seen: unknown[] = []
+    const auth = billingAuth({
+      webhooks: {
+        onCustomerCreated: async (_event, ctx) => {
+          const { db } = await auth.$context
+          seen.push(await db.findOne({ model: 'billingEvent', where: { field: 'webhookId', value: ctx.webhookId } }))
+        },
+      },
+    })
+    expect((await deliver(auth, { body })).body.status).toBe('applied')
+    expect(seen).toMatchObject([{ status: 'pending', error: null, attempts: 1 }])
+    expect(await rows(auth, 'billingEvent')).toMatchObject([{ status: 'applied', error: null, attempts: 1 }])
+  })
+
+
   it('run after the mirror commits, with the typed camelCase event and the raw payload', async () => {
     const seen: unknown[] = []
     const auth = billingAuth({

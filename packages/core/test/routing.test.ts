@@ -121,6 +121,21 @@ describe('routing through handler', () => {
     expect(await response.json()).toEqual({ text: sent, length: sent.length })
   })
 
+  it('refuses invalid UTF-8 with 400 instead of handing on U+FFFD: raw and JSON bodies alike', async () => {
+    // `{"name":"` 0xFF `"}`: a lenient decoder would hand the raw endpoint text that differs from the bytes sent.
+    const invalid = new Uint8Array([...new TextEncoder().encode('{"name":"'), 0xff, ...new TextEncoder().encode('"}')])
+    for (const path of ['/api/auth/raw-echo', '/api/auth/echo']) {
+      const response = await auth.handler(request(path, { method: 'POST', body: invalid, headers: { 'content-type': 'application/json' } }))
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ code: 'INVALID_BODY_ENCODING', message: 'Request body is not valid UTF-8' })
+    }
+    // A truncated multi-byte sequence at the end is invalid too; a leading byte-order mark is not.
+    const truncated = new Uint8Array([...new TextEncoder().encode('{"name":"é'), 0xe2, 0x82])
+    expect((await auth.handler(request('/api/auth/raw-echo', { method: 'POST', body: truncated }))).status).toBe(400)
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":"é"}')])
+    expect(await (await auth.handler(request('/api/auth/raw-echo', { method: 'POST', body: bom }))).json()).toEqual({ text: '\uFEFF{"a":"é"}', length: 10 })
+  })
+
   it('parses a JSON body that starts with a byte-order mark', async () => {
     const response = await auth.handler(
       request('/api/auth/echo', { method: 'POST', body: '\uFEFF{"name":"Ada"}', headers: { 'content-type': 'application/json' } }),

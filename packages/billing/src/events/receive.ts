@@ -6,20 +6,28 @@
  * redelivery — even twenty at once — meets the unique index and changes
  * nothing. The handlers run once that transaction has committed.
  *
+ * The row is written `pending` and turned `applied` once the handlers have
+ * run (log.ts), so a process that dies in between leaves a row a replay
+ * finds; an event no handler wants is written `applied` at once.
+ *
  * Nothing is lost: an unknown type is logged as ignored and a payload that
  * fails its schema, or fails to apply, as failed, each with its raw body,
  * and answered 202 so the platform stops retrying (it disables endpoints
  * that keep failing); `api.replayBillingEvents` applies them after an
- * upgrade. Only when even the log cannot be written (the database is down)
- * does the error reach the platform, which then retries.
+ * upgrade. A failure that says nothing about the event — a deadlock that
+ * persists, a lock wait timeout, a dropped connection — logs nothing and is
+ * answered `retry` (503): the platform delivers the event again, and the
+ * copy that counts is one the database could take. Deadlocks and
+ * serialization failures are first run again here, a few times.
  */
-import { isUniqueViolation, type Logger, type Store } from '@gatehouse/core'
-import { runHandlers, type BillingEventHandlers } from '../handlers.js'
+import { DatabaseError, isUniqueViolation, type Logger, type Store } from '@gatehouse/core'
+import { hasHandlers, runHandlers, type BillingEventHandlers } from '../handlers.js'
 import { applyEvent } from '../mirror/apply.js'
 import { safeParseEvent, type BillingEvent, type EventProblem } from '../schemas/events.js'
-import { eventRow, markFailed, type BillingEventRecord, type NewEvent } from './log.js'
+import { eventRow, finishEvent, type BillingEventRecord, type EventStatus, type NewEvent } from './log.js'
 
-export type DeliveryStatus = 'applied' | 'duplicate' | 'ignored' | 'failed'
+/** `retry`: nothing was logged, the platform must deliver the event again (answered 503). */
+export type DeliveryStatus = 'applied' | 'duplicate' | 'ignored' | 'failed' | 'retry'
 
 export interface DeliveryResult {
   readonly status: DeliveryStatus
@@ -42,7 +50,11 @@ export interface ReceiveContext {
 /** Another delivery of this webhook-id got there first. */
 class DuplicateDelivery extends Error {}
 
-/** Concurrent first writes of one entity: the loser's transaction is run again (mirror/versioned.ts). */
+/**
+ * Concurrent first writes of one entity (the loser's transaction is run
+ * again, mirror/versioned.ts), and deadlocks or serialization failures the
+ * database rolled back: at most this many runs.
+ */
 const MAX_ATTEMPTS = 5
 
 /**
@@ -61,40 +73,44 @@ export async function receiveDelivery(ctx: ReceiveContext, delivery: { readonly 
   }
   const { event } = parsed
   const record: NewEvent = { ...base, type: event.type, timestamp: event.timestamp }
+  const handled = hasHandlers(ctx.handlers, event.type)
   let applied: BillingEventRecord
   try {
-    const outcome = await applyOnce(ctx.db, record, event)
+    const outcome = await applyOnce(ctx.db, record, event, handled ? 'pending' : 'applied')
     if (outcome === 'duplicate') return { status: 'duplicate' }
     applied = outcome
   } catch (error) {
+    if (isTemporary(error)) {
+      ctx.logger.warn('billing event not applied, to be delivered again', { webhookId: delivery.webhookId, type: event.type, error: describe(error) })
+      return { status: 'retry' }
+    }
     const message = `Failed to apply event: ${describe(error)}`
     ctx.logger.error('billing event failed to apply', { webhookId: delivery.webhookId, type: event.type, error: describe(error) })
     const recorded = await recordOnly(ctx.db, record, 'failed', { message, issues: [] })
     return recorded === 'duplicate' ? { status: 'duplicate' } : { status: 'failed', message: 'Failed to apply event' }
   }
+  if (!handled) return { status: 'applied' }
   const failure = await runHandlers(ctx.handlers, event, { webhookId: delivery.webhookId, replayed: false, payload: parsed.payload })
-  if (failure === null) return { status: 'applied' }
-  const message = `Handler failed: ${failure}`
-  ctx.logger.error('billing event handler failed', { webhookId: delivery.webhookId, type: event.type, error: failure })
-  await markFailed(ctx.db, applied.id, message, ctx.now)
-  return { status: 'failed', message: 'Handler failed' }
+  if (failure !== null) ctx.logger.error('billing event handler failed', { webhookId: delivery.webhookId, type: event.type, error: failure })
+  await finishEvent(ctx.db, applied, failure === null ? null : `Handler failed: ${failure}`, ctx.now)
+  return failure === null ? { status: 'applied' } : { status: 'failed', message: 'Handler failed' }
 }
 
 /**
- * Logs and applies `event` in one transaction, running it again when it
- * lost a race to create an entity row. 'duplicate' when the webhook-id is
- * already logged.
+ * Logs (as `status`) and applies `event` in one transaction, running it
+ * again when it lost a race to create an entity row or the database rolled
+ * it back. 'duplicate' when the webhook-id is already logged.
  *
  * @example
- * const outcome = await applyOnce(db, record, event)
+ * const outcome = await applyOnce(db, record, event, 'pending')
  */
-export async function applyOnce(db: Store, record: NewEvent, event: BillingEvent): Promise<BillingEventRecord | 'duplicate'> {
+export async function applyOnce(db: Store, record: NewEvent, event: BillingEvent, status: EventStatus): Promise<BillingEventRecord | 'duplicate'> {
   try {
     return await retryOnConflict(() =>
       db.transaction(async (tx) => {
         let logged: BillingEventRecord
         try {
-          logged = await tx.create<BillingEventRecord>({ model: 'billingEvent', data: eventRow(record, 'applied', null) })
+          logged = await tx.create<BillingEventRecord>({ model: 'billingEvent', data: eventRow(record, status, null) })
         } catch (error) {
           if (isUniqueViolation(error)) throw new DuplicateDelivery()
           throw error
@@ -111,7 +127,9 @@ export async function applyOnce(db: Store, record: NewEvent, event: BillingEvent
 
 /**
  * Runs `transaction` again when it lost a race to create an entity row (its
- * unique violation rolled it back; the next run takes the update path).
+ * unique violation rolled it back; the next run takes the update path), or
+ * when the database rolled it back to break a deadlock or keep it
+ * serializable. At most `MAX_ATTEMPTS` runs; then the last error is thrown.
  *
  * @example
  * await retryOnConflict(() => db.transaction((tx) => applyEvent(tx, event)))
@@ -121,9 +139,23 @@ export async function retryOnConflict<R>(transaction: () => Promise<R>): Promise
     try {
       return await transaction()
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= MAX_ATTEMPTS) throw error
+      const rolledBack = isUniqueViolation(error) || (error instanceof DatabaseError && error.code === 'DEADLOCK')
+      if (!rolledBack || attempt >= MAX_ATTEMPTS) throw error
     }
   }
+}
+
+/**
+ * A failure that says nothing about the event: the same delivery may apply
+ * later (a deadlock that outlasted the retries, a lock wait timeout, a
+ * dropped connection). Anything else — a bug, a refusing database hook — would
+ * fail the same way again.
+ *
+ * @example
+ * isTemporary(new DatabaseError('TRANSIENT', 'Database temporarily unavailable')) // true
+ */
+export function isTemporary(error: unknown): boolean {
+  return error instanceof DatabaseError && (error.code === 'DEADLOCK' || error.code === 'TRANSIENT')
 }
 
 async function recordOnly(

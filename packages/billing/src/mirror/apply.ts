@@ -90,7 +90,7 @@ async function writeCustomer(tx: Store, customer: Customer): Promise<void> {
 }
 
 
-async function writeSubscription(tx: Store, id: string, customerId: string, version: Date, row: Row): Promise<void> {
+async function writeSubscription(tx: Store, id: string, customerId: string, version: number, row: Row): Promise<void> {
   const outcome = await upsertVersioned(tx, 'billingSubscription', id, version, row)
   if (outcome === 'created') await settleAgainstState(tx, 'billingSubscription', 'active', id, customerId, version)
 }

@@ -21,6 +21,7 @@
  */
 import type { Store, Where } from '@gatehouse/core'
 import type { z } from 'zod'
+import { microsecondsOf } from '../schemas/common.js'
 import type { customerStateSchema } from '../schemas/customer.js'
 import { stateGrantRow, stateMeterRow, stateSubscriptionRow } from './rows.js'
 import { upsertVersioned } from './versioned.js'
@@ -31,8 +32,9 @@ type CustomerState = z.output<typeof customerStateSchema>
  * @example
  * await replaceCustomerState(tx, event.data, event.timestamp)
  */
-export async function replaceCustomerState(tx: Store, state: CustomerState, at: Date): Promise<void> {
+export async function replaceCustomerState(tx: Store, state: CustomerState, timestamp: Date): Promise<void> {
   const customerId = state.id
+  const at = microsecondsOf(timestamp)
   const claimed = await tx.update({
     model: 'billingCustomer',
     where: [
@@ -65,7 +67,7 @@ async function leaveSet(
   flag: 'active' | 'isGranted',
   customerId: string,
   listed: readonly { readonly id: string }[],
-  at: Date,
+  at: number,
 ): Promise<void> {
   const where: Where[] = [
     { field: 'customerId', value: customerId },
@@ -90,12 +92,12 @@ export async function settleAgainstState(
   flag: 'active' | 'isGranted',
   id: string,
   customerId: string,
-  version: Date,
+  version: number,
 ): Promise<void> {
   // The customer's row is locked by this transaction already (apply.ts writes and locks it first), so a state
   // of this customer is either committed before this read or waits for this transaction to commit.
-  const customer = await tx.findOne<{ stateVersion: Date | null }>({ model: 'billingCustomer', where: { field: 'id', value: customerId } })
+  const customer = await tx.findOne<{ stateVersion: number | null }>({ model: 'billingCustomer', where: { field: 'id', value: customerId } })
   const stateVersion = customer?.stateVersion
-  if (!stateVersion || stateVersion.getTime() <= version.getTime()) return
+  if (stateVersion === null || stateVersion === undefined || stateVersion <= version) return
   await tx.update({ model, where: { field: 'id', value: id }, update: { [flag]: false, version: stateVersion } })
 }

@@ -6,7 +6,9 @@
  * it was created; the event's own timestamp, later than created_at, would
  * rank that creation state above a modification made in between). A
  * customer state replacement is versioned by its event's timestamp
- * (customer-state.ts).
+ * (customer-state.ts). Versions are microseconds since the epoch, as the
+ * platform sent them (schemas/common.ts `microsecondsOf`): a `Date` keeps only
+ * milliseconds, and two changes within one millisecond must still be ordered.
  *
  * Race-free without reading first: a conditional UPDATE (`where id = X and
  * version <= new`) is atomic on every backend (the row lock makes a
@@ -18,25 +20,26 @@
  * runs it again, when the update path finds the winner's row.
  */
 import type { Row, Store } from '@gatehouse/core'
+import { microsecondsOf } from '../schemas/common.js'
 
 export type UpsertOutcome = 'created' | 'updated' | 'stale'
 
 /**
  * @example
- * entityVersion({ createdAt: new Date('2026-01-01'), modifiedAt: null }) // 2026-01-01
+ * entityVersion({ createdAt: new Date('2026-01-01'), modifiedAt: null }) // 1767225600000000
  */
-export function entityVersion(entity: { readonly createdAt: Date; readonly modifiedAt: Date | null }): Date {
-  return entity.modifiedAt ?? entity.createdAt
+export function entityVersion(entity: { readonly createdAt: Date; readonly modifiedAt: Date | null }): number {
+  return microsecondsOf(entity.modifiedAt ?? entity.createdAt)
 }
 
 /**
- * The later of two dates: a deletion moves a customer's version even if modified_at stayed put.
+ * The later of a version and a date: a deletion moves a customer's version even if modified_at stayed put.
  *
  * @example
  * latest(entityVersion(customer), customer.deletedAt)
  */
-export function latest(a: Date, b: Date | null | undefined): Date {
-  return b && b.getTime() > a.getTime() ? b : a
+export function latest(version: number, date: Date | null | undefined): number {
+  return date ? Math.max(version, microsecondsOf(date)) : version
 }
 
 /**
@@ -45,7 +48,7 @@ export function latest(a: Date, b: Date | null | undefined): Date {
  * @example
  * await upsertVersioned(tx, 'billingSubscription', subscription.id, entityVersion(subscription), fields)
  */
-export async function upsertVersioned(tx: Store, model: string, id: string, version: Date, fields: Row): Promise<UpsertOutcome> {
+export async function upsertVersioned(tx: Store, model: string, id: string, version: number, fields: Row): Promise<UpsertOutcome> {
   const data = { ...fields, version }
   // updateMany: one plain UPDATE on every backend, answering how many rows matched (none or the one).
   const updated = await tx.updateMany({

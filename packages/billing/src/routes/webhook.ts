@@ -10,7 +10,9 @@
  * Answers: 403 with the verifier's message when the signature does not
  * verify (nothing is stored); 200 `{ received, status: 'applied' }` or
  * `'duplicate'`; 202 `{ received, status: 'ignored' | 'failed', message }`
- * for an event logged but not applied, so the platform stops retrying it.
+ * for an event logged but not applied, so the platform stops retrying it;
+ * 503 when the database could not take it for a temporary reason (nothing
+ * is stored), so the platform retries it.
  */
 import { AuthError, defineEndpoint } from '@gatehouse/core'
 import { z } from 'zod'
@@ -46,6 +48,7 @@ export function webhookRoute(options: ResolvedBillingOptions) {
         throw new AuthError(BillingErrors.WEBHOOK_VERIFICATION_FAILED, { message: error.message, cause: error })
       }
       const result = await receiveDelivery({ db, logger, handlers: options.handlers, now }, { webhookId, body })
+      if (result.status === 'retry') throw new AuthError(BillingErrors.WEBHOOK_TEMPORARILY_UNAVAILABLE)
       const reply = { received: true, status: result.status, ...(result.message === undefined ? {} : { message: result.message }) }
       if (result.status === 'applied' || result.status === 'duplicate') return reply
       return new Response(JSON.stringify(reply), { status: 202, headers: { 'content-type': 'application/json' } })

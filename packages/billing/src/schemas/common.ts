@@ -69,8 +69,41 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
  */
 export const FALLBACK = { fallback: true } as const
 
-/** SPEC §5: dates are ISO datetimes with an offset; handed out as `Date`. */
-export const datetime: z.ZodType<Date, string> = z.iso.datetime({ offset: true }).transform((value) => new Date(value))
+/**
+ * SPEC §5: dates are ISO datetimes with an offset; handed out as `Date`. The
+ * platform sends microseconds, which a `Date` cuts to milliseconds; each
+ * parsed `Date` keeps the exact instant on the side (`microsecondsOf`), so
+ * two changes made in the same millisecond are still ordered.
+ */
+export const datetime: z.ZodType<Date, string> = z.iso.datetime({ offset: true }).transform((value) => {
+  const date = new Date(value)
+  exactInstants.set(date, microsecondsSinceEpoch(value))
+  return date
+})
+
+// Keyed by the Date the schema handed out: the public shapes stay plain Dates, and nothing outlives them.
+const exactInstants = new WeakMap<Date, number>()
+
+/**
+ * The instant of a datetime the schemas parsed, in microseconds since the
+ * epoch, as the platform sent it (a safe integer until the year 2255);
+ * milliseconds × 1000 for any other `Date`.
+ *
+ * @example
+ * microsecondsOf(datetime.parse('2026-01-01T09:00:00.000001Z')) // 1767258000000001
+ */
+export function microsecondsOf(date: Date): number {
+  return exactInstants.get(date) ?? date.getTime() * 1000
+}
+
+/** An ISO datetime with an offset (checked by the schema) → microseconds; digits past the sixth are dropped. */
+function microsecondsSinceEpoch(text: string): number {
+  // The only '.' in an ISO datetime starts the fraction of a second.
+  const fraction = /\.(\d+)/.exec(text)
+  if (!fraction?.[1]) return Date.parse(text) * 1000
+  const whole = text.slice(0, fraction.index) + text.slice(fraction.index + fraction[0].length)
+  return Date.parse(whole) * 1000 + Number(fraction[1].slice(0, 6).padEnd(6, '0'))
+}
 
 /** Amounts are whole integers in minor units (SPEC §5, §9). */
 export const amount: z.ZodType<number> = z.number().int()

@@ -150,14 +150,20 @@ export function safeParseEvent(payload: unknown): ParsedEvent {
   const outer = envelope.safeParse(payload)
   if (!outer.success) {
     const type = typeof payload === 'object' && payload !== null && 'type' in payload && typeof payload.type === 'string' ? payload.type : null
+    // The type decides first: a type this version does not know is ignored, whatever the rest of its envelope holds.
+    if (type !== null && !isEventType(type)) return unknownType(type)
     return { ok: false, reason: 'invalid', message: 'Failed to parse event', type, issues: issuesOf(outer.error, '') }
   }
   const { type, timestamp, data } = outer.data
-  if (!isEventType(type)) return { ok: false, reason: 'unknown-type', message: `Unknown event type: ${type}`, type, issues: [] }
+  if (!isEventType(type)) return unknownType(type)
   const inner = eventSchemas[type].safeParse(data)
   if (!inner.success) return { ok: false, reason: 'invalid', message: 'Failed to parse event', type, issues: issuesOf(inner.error, 'data') }
   // `inner.data` is the output of the schema `type` names, so the pair is one member of the union.
   return { ok: true, event: { type, timestamp, data: inner.data } as BillingEvent }
+}
+
+function unknownType(type: string): ParsedEvent {
+  return { ok: false, reason: 'unknown-type', message: `Unknown event type: ${type}`, type, issues: [] }
 }
 
 /** Thrown by `parseEvent`: "Unknown event type: {type}" or "Failed to parse event", with the issues. */

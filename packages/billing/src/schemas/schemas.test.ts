@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { benefitSchema } from './benefit.js'
-import { camelCase } from './common.js'
+import { camelCase, datetime, microsecondsOf } from './common.js'
 import { BillingEventValidationError, parseEvent, safeParseEvent } from './events.js'
 import { meterSchema } from './meter.js'
 import { productPriceSchema } from './product.js'
@@ -22,6 +22,29 @@ describe('camelCase', () => {
     expect(camelCase('customer_external_id')).toBe('customerExternalId')
     expect(camelCase('line1')).toBe('line1')
     expect(camelCase('checksum_sha256_hex')).toBe('checksumSha256Hex')
+  })
+})
+
+describe('datetime', () => {
+  it('hands out a Date and keeps the instant to the microsecond, as sent', () => {
+    const date = datetime.parse('2026-01-01T09:00:00.000001Z')
+    expect(date).toEqual(new Date('2026-01-01T09:00:00.000Z'))
+    expect(microsecondsOf(date)).toBe(Date.parse('2026-01-01T09:00:00Z') * 1000 + 1)
+    expect(microsecondsOf(datetime.parse('2026-01-01T09:00:00.123456+02:00'))).toBe(Date.parse('2026-01-01T07:00:00Z') * 1000 + 123_456)
+    expect(microsecondsOf(datetime.parse('2026-01-01T09:00:00.5Z'))).toBe(Date.parse('2026-01-01T09:00:00Z') * 1000 + 500_000)
+    expect(microsecondsOf(datetime.parse('2026-01-01T09:00:00Z'))).toBe(Date.parse('2026-01-01T09:00:00Z') * 1000)
+    // Past the sixth digit, nanoseconds are dropped, never rounded up into the next microsecond.
+    expect(microsecondsOf(datetime.parse('2026-01-01T09:00:00.0000019Z'))).toBe(Date.parse('2026-01-01T09:00:00Z') * 1000 + 1)
+  })
+
+  it('orders two instants within one millisecond, which their Dates cannot', () => {
+    const [a, b] = ['2026-01-01T09:00:00.000100Z', '2026-01-01T09:00:00.000900Z'].map((text) => datetime.parse(text))
+    expect(a?.getTime()).toBe(b?.getTime())
+    expect(microsecondsOf(b as Date) - microsecondsOf(a as Date)).toBe(800)
+  })
+
+  it('counts a Date the schemas did not parse in whole milliseconds', () => {
+    expect(microsecondsOf(new Date('2026-01-01T09:00:00.123Z'))).toBe(Date.parse('2026-01-01T09:00:00.123Z') * 1000)
   })
 })
 
@@ -96,6 +119,13 @@ describe('safeParseEvent', () => {
       type: 'member.created',
       issues: [],
     })
+  })
+
+  it('the type decides first: an unknown type without a usable timestamp is still unknown, not a parse failure', () => {
+    for (const payload of [{ type: 'member.created', data: {} }, { type: 'member.created', timestamp: 'soon', data: {} }, { type: 'member.created' }]) {
+      expect(safeParseEvent(payload)).toEqual({ ok: false, reason: 'unknown-type', message: 'Unknown event type: member.created', type: 'member.created', issues: [] })
+    }
+    expect(safeParseEvent({ type: 'order.paid', data: {} })).toMatchObject({ ok: false, reason: 'invalid', message: 'Failed to parse event', type: 'order.paid' })
   })
 
   it('a schema failure: "Failed to parse event", with the issues of the closest union branch', () => {

@@ -163,7 +163,14 @@ export interface MigrationResult {
 /** What `createAuth({ database })` takes: binds an adapter to the merged schema. */
 export type AdapterFactory = (options: { schema: Schema }) => Adapter | Promise<Adapter>
 
-export type DatabaseErrorCode = 'UNIQUE_VIOLATION' | 'FOREIGN_KEY_VIOLATION' | 'NOT_NULL_VIOLATION' | 'UNKNOWN'
+/**
+ * `DEADLOCK`: the database rolled the transaction back to break a deadlock or
+ * keep it serializable; running it again usually succeeds. `TRANSIENT`: the
+ * database could not serve the statement now (a lock wait timed out, the
+ * connection dropped, the server is starting or shutting down); the same
+ * work may succeed later. Neither says anything about the data.
+ */
+export type DatabaseErrorCode = 'UNIQUE_VIOLATION' | 'FOREIGN_KEY_VIOLATION' | 'NOT_NULL_VIOLATION' | 'DEADLOCK' | 'TRANSIENT' | 'UNKNOWN'
 
 /**
  * What adapters throw for constraint violations, so core can answer

@@ -19,7 +19,7 @@ export interface Incoming {
   /** The query string without `?`. */
   readonly query: string
   readonly headers: Headers
-  /** The body as text, refusing more than `maxBytes` (413) while reading. */
+  /** The body as text, refusing more than `maxBytes` (413) while reading, and invalid UTF-8 (400). */
   text(maxBytes: number): Promise<string>
   /** The request as a web `Request`, made on first use (its body may already be read). */
   request(): Request
@@ -37,7 +37,7 @@ export function incomingFromRequest(request: Request): Incoming {
   }
 }
 
-/** Reads a byte stream to text, failing with 413 once it passes the cap (declared or streamed). */
+/** Reads a byte stream to text, failing with 413 once it passes the cap (declared or streamed), and with 400 on invalid UTF-8. */
 export async function readCapped(
   body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null,
   headers: Headers,
@@ -60,8 +60,14 @@ export async function readCapped(
     bytes.set(chunk, offset)
     offset += chunk.byteLength
   }
-  // Keep a leading byte-order mark: a raw body (a signed webhook) must reach its handler byte for byte.
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+  // Keep a leading byte-order mark: a raw body (a signed webhook) must reach its handler byte for byte. Refuse
+  // invalid UTF-8 rather than turn it into U+FFFD: the text would then differ from the bytes sent, and a signature
+  // checked over the text could verify bytes that were never signed.
+  try {
+    return new TextDecoder('utf-8', { ignoreBOM: true, fatal: true }).decode(bytes)
+  } catch {
+    throw new AuthError(CoreErrors.INVALID_BODY_ENCODING)
+  }
 }
 
 async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {

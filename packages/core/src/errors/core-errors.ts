@@ -9,6 +9,7 @@ export const CoreErrors = defineErrors({
   // Runtime
   VALIDATION_ERROR: { status: 400, message: 'Invalid request' },
   INVALID_JSON: { status: 400, message: 'Request body is not valid JSON' },
+  INVALID_BODY_ENCODING: { status: 400, message: 'Request body is not valid UTF-8' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   NOT_FOUND: { status: 404, message: 'Not found' },

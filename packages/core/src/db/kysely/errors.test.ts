@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DatabaseError } from '../adapter.js'
-import { constraintCode, toDatabaseError } from './errors.js'
+import { constraintCode, toDatabaseError, transientCode } from './errors.js'
 
 function driverError(fields: Record<string, unknown>): Error {
   return Object.assign(new Error('driver message'), fields)
@@ -50,5 +50,53 @@ describe('toDatabaseError', () => {
     expect(toDatabaseError(other, 'postgres')).toBe(other)
     const already = new DatabaseError('NOT_NULL_VIOLATION', 'x')
     expect(toDatabaseError(already, 'mysql')).toBe(already)
+  })
+})
+
+describe('transientCode', () => {
+  it('reads PostgreSQL rollbacks, lock and statement timeouts, shutdowns and connection exceptions', () => {
+    expect(transientCode(driverError({ code: '40P01' }), 'postgres')).toBe('DEADLOCK')
+    expect(transientCode(driverError({ code: '40001' }), 'postgres')).toBe('DEADLOCK')
+    for (const code of ['55P03', '57014', '57P01', '57P03', '53300', '08006', '08003']) {
+      expect(transientCode(driverError({ code }), 'postgres')).toBe('TRANSIENT')
+    }
+    expect(transientCode(driverError({ code: '23505' }), 'postgres')).toBeUndefined()
+    expect(transientCode(driverError({ code: '42601' }), 'postgres')).toBeUndefined()
+  })
+
+  it('reads MySQL error numbers', () => {
+    expect(transientCode(driverError({ errno: 1213, code: 'ER_LOCK_DEADLOCK' }), 'mysql')).toBe('DEADLOCK')
+    expect(transientCode(driverError({ errno: 1205, code: 'ER_LOCK_WAIT_TIMEOUT' }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ errno: 1040 }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ errno: 1062 }), 'mysql')).toBeUndefined()
+  })
+
+  it('reads better-sqlite3 busy and locked codes', () => {
+    expect(transientCode(driverError({ code: 'SQLITE_BUSY' }), 'sqlite')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ code: 'SQLITE_BUSY_SNAPSHOT' }), 'sqlite')).toBe('DEADLOCK')
+    expect(transientCode(driverError({ code: 'SQLITE_CONSTRAINT_UNIQUE' }), 'sqlite')).toBeUndefined()
+  })
+
+  it('reads a dropped or refused connection on any dialect', () => {
+    for (const dialect of ['sqlite', 'postgres', 'mysql'] as const) {
+      expect(transientCode(driverError({ code: 'ECONNRESET', errno: -104 }), dialect)).toBe('TRANSIENT')
+      expect(transientCode(driverError({ code: 'ECONNREFUSED', errno: -111 }), dialect)).toBe('TRANSIENT')
+    }
+    expect(transientCode(driverError({ code: 'PROTOCOL_CONNECTION_LOST', fatal: true }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode('not an object', 'postgres')).toBeUndefined()
+  })
+})
+
+describe('toDatabaseError for deadlocks and transient failures', () => {
+  it('wraps them with the driver message, which names no row data', () => {
+    const cause = driverError({ errno: 1213, message: 'Deadlock found when trying to get lock; try restarting transaction' })
+    const error = toDatabaseError(cause, 'mysql', 'billingOrder')
+    expect(error).toBeInstanceOf(DatabaseError)
+    expect(error).toMatchObject({
+      code: 'DEADLOCK',
+      message: 'Transaction rolled back by the database (deadlock or serialization failure) on "billingOrder": Deadlock found when trying to get lock; try restarting transaction',
+      cause,
+    })
+    expect(toDatabaseError(driverError({ code: 'ECONNRESET' }), 'postgres')).toMatchObject({ code: 'TRANSIENT', message: 'Database temporarily unavailable: driver message' })
   })
 })

@@ -2,8 +2,12 @@
  * @module
  * Maps constraint violations from better-sqlite3, pg and mysql2 to
  * `DatabaseError`, so core can answer "User already exists" on a unique
- * violation without knowing any driver's error shape. Errors that are not
- * constraint violations (syntax, connection) are passed through unchanged.
+ * violation without knowing any driver's error shape. Deadlocks and
+ * serialization failures become `DEADLOCK`, and failures that say nothing
+ * about the data (a lock wait timed out, the connection dropped, the server
+ * is going away) become `TRANSIENT`, so a caller can tell "run it again" and
+ * "try later" from "this will never work". Other errors (syntax, say) are
+ * passed through unchanged.
  *
  * PostgreSQL aborts the surrounding transaction after any error: once a
  * statement inside `transaction(fn)` fails, every later statement in it fails
@@ -45,8 +49,60 @@ const messages: Readonly<Record<DatabaseErrorCode, string>> = {
   UNIQUE_VIOLATION: 'Unique constraint violated',
   FOREIGN_KEY_VIOLATION: 'Foreign key constraint violated',
   NOT_NULL_VIOLATION: 'Not-null constraint violated',
+  DEADLOCK: 'Transaction rolled back by the database (deadlock or serialization failure)',
+  TRANSIENT: 'Database temporarily unavailable',
   UNKNOWN: 'Database error',
 }
+
+// Transaction rollbacks the database asks the client to retry, and failures unrelated to the data.
+// PostgreSQL: SQLSTATE class 40 "Transaction Rollback", 55P03 lock_not_available (lock_timeout),
+// 57014 query_canceled (statement_timeout), class 57 shutdowns, 53300 too_many_connections, class 08
+// "Connection Exception".
+const postgresTransientCodes: Readonly<Record<string, DatabaseErrorCode>> = {
+  '40001': 'DEADLOCK', // serialization_failure
+  '40P01': 'DEADLOCK', // deadlock_detected
+  '55P03': 'TRANSIENT',
+  '57014': 'TRANSIENT',
+  '57P01': 'TRANSIENT', // admin_shutdown
+  '57P02': 'TRANSIENT', // crash_shutdown
+  '57P03': 'TRANSIENT', // cannot_connect_now
+  '53300': 'TRANSIENT',
+  '08000': 'TRANSIENT',
+  '08001': 'TRANSIENT',
+  '08003': 'TRANSIENT',
+  '08004': 'TRANSIENT',
+  '08006': 'TRANSIENT',
+}
+
+const mysqlTransientCodes: Readonly<Record<number, DatabaseErrorCode>> = {
+  1213: 'DEADLOCK', // ER_LOCK_DEADLOCK: InnoDB rolled the transaction back
+  1205: 'TRANSIENT', // ER_LOCK_WAIT_TIMEOUT
+  1040: 'TRANSIENT', // ER_CON_COUNT_ERROR: too many connections
+  1053: 'TRANSIENT', // ER_SERVER_SHUTDOWN
+  1927: 'TRANSIENT', // ER_CONNECTION_KILLED (MariaDB)
+}
+
+// better-sqlite3: another process held the database past busy_timeout; a stale WAL snapshot must restart.
+const sqliteTransientCodes: Readonly<Record<string, DatabaseErrorCode>> = {
+  SQLITE_BUSY_SNAPSHOT: 'DEADLOCK',
+  SQLITE_BUSY: 'TRANSIENT',
+  SQLITE_BUSY_RECOVERY: 'TRANSIENT',
+  SQLITE_BUSY_TIMEOUT: 'TRANSIENT',
+  SQLITE_LOCKED: 'TRANSIENT',
+  SQLITE_LOCKED_SHAREDCACHE: 'TRANSIENT',
+}
+
+// Socket errors from Node (any driver) and mysql2's own code for a connection closed under it.
+const connectionCodes: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+])
 
 /** The `DatabaseError` code for a driver error, or undefined when it is not a constraint violation. */
 export function constraintCode(error: unknown, dialect: SqlDialect): DatabaseErrorCode | undefined {
@@ -67,16 +123,42 @@ export function constraintCode(error: unknown, dialect: SqlDialect): DatabaseErr
 }
 
 /**
- * Wraps a constraint violation in `DatabaseError` (the driver error stays as
- * `cause`); returns any other error as it is.
+ * `DEADLOCK` or `TRANSIENT` for a driver error that says nothing about the
+ * data, or undefined.
+ *
+ * @example
+ * transientCode(Object.assign(new Error('deadlock detected'), { code: '40P01' }), 'postgres') // 'DEADLOCK'
+ */
+export function transientCode(error: unknown, dialect: SqlDialect): DatabaseErrorCode | undefined {
+  const code = property(error, 'code')
+  if (typeof code === 'string' && connectionCodes.has(code)) return 'TRANSIENT'
+  switch (dialect) {
+    case 'sqlite':
+      return typeof code === 'string' ? sqliteTransientCodes[code] : undefined
+    case 'postgres':
+      return typeof code === 'string' ? postgresTransientCodes[code] : undefined
+    case 'mysql': {
+      const errno = property(error, 'errno')
+      return typeof errno === 'number' ? mysqlTransientCodes[errno] : undefined
+    }
+  }
+}
+
+/**
+ * Wraps a constraint violation, a deadlock or a transient failure in
+ * `DatabaseError` (the driver error stays as `cause`); returns any other
+ * error as it is.
  *
  * @example
  * try { await query() } catch (error) { throw toDatabaseError(error, 'postgres', 'user') }
  */
 export function toDatabaseError(error: unknown, dialect: SqlDialect, model?: string): unknown {
   if (error instanceof DatabaseError) return error
-  const code = constraintCode(error, dialect)
+  const code = constraintCode(error, dialect) ?? transientCode(error, dialect)
   if (!code) return error
   const where = model === undefined ? '' : ` on "${model}"`
-  return new DatabaseError(code, `${messages[code]}${where}`, { cause: error })
+  // A constraint message may quote the row's values (an email); a deadlock's or a dropped connection's does not, and
+  // it is what an operator needs to read in the log.
+  const detail = code === 'DEADLOCK' || code === 'TRANSIENT' ? `: ${error instanceof Error ? error.message : String(error)}` : ''
+  return new DatabaseError(code, `${messages[code]}${where}${detail}`, { cause: error })
 }
