@@ -1,4 +1,4 @@
-import { defineWorkspace } from 'vitest/config'
+import { defineWorkspace, type TestProjectConfiguration } from 'vitest/config'
 
 /**
  * One project per package. Packages import each other from source through
@@ -7,76 +7,35 @@ import { defineWorkspace } from 'vitest/config'
  * GATEHOUSE_TEST_POSTGRES_URL, GATEHOUSE_TEST_MYSQL_URL and
  * GATEHOUSE_TEST_REDIS_URL and are skipped, with the reason printed, without them.
  */
+type TestOptions = NonNullable<Extract<TestProjectConfiguration, { test?: unknown }>['test']>
+
+const PACKAGE_TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts']
+
+/** A project that reads the workspace packages from source and reports which service suites it skips. */
+function project(name: string, root: string, test: TestOptions = {}): TestProjectConfiguration {
+  return {
+    resolve: { conditions: ['@gatehouse/source'] },
+    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
+    test: {
+      name,
+      root,
+      include: PACKAGE_TESTS,
+      globalSetup: ['../../vitest.services.ts'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      ...test,
+    },
+  }
+}
+
 export default defineWorkspace([
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'core',
-      root: './packages/core',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      globalSetup: ['../../vitest.services.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'organization',
-      root: './packages/organization',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      globalSetup: ['../../vitest.services.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'example-server',
-      root: './examples/server',
-      include: ['test/**/*.test.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'docs',
-      root: './scripts/docs',
-      include: ['*.test.ts'],
-    },
-  },
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'billing',
-      root: './packages/billing',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      globalSetup: ['../../vitest.services.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
-  {
-    resolve: { conditions: ['@gatehouse/source'] },
-    ssr: { resolve: { conditions: ['@gatehouse/source'] } },
-    test: {
-      name: 'react',
-      root: './packages/react',
-      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      environment: 'jsdom',
-      globalSetup: ['../../vitest.services.ts'],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  },
+  project('core', './packages/core'),
+  project('organization', './packages/organization'),
+  project('billing', './packages/billing'),
+  project('react', './packages/react', { environment: 'jsdom' }),
+  project('example-server', './examples/server', { include: ['test/**/*.test.ts'], globalSetup: [] }),
+  project('docs', './scripts/docs', { include: ['*.test.ts'], globalSetup: [] }),
+  // The browser suite runs the built server and app, as a black-box harness would: no source condition.
   {
     test: {
       name: 'e2e',
