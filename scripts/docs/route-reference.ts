@@ -11,6 +11,7 @@ import { z } from 'zod'
 import { endpointMethods, type AnyEndpoint, type EndpointMap } from '../../packages/core/src/endpoint/define-endpoint.js'
 import {
   freshSessionMiddleware,
+  linkSessionMiddleware,
   optionalSessionMiddleware,
   sensitiveSessionMiddleware,
   sessionMiddleware,
@@ -40,6 +41,8 @@ export interface RouteSection {
 const CALLERS = new Map<unknown, string>([
   [sessionMiddleware, 'session'],
   [sensitiveSessionMiddleware, 'session (database-checked)'],
+  // The route answers a missing session itself (a redirect for a browser on a mailed link), but needs one all the same.
+  [linkSessionMiddleware, 'session (database-checked)'],
   [freshSessionMiddleware, 'fresh session'],
   [optionalSessionMiddleware, 'anyone (session optional)'],
 ])

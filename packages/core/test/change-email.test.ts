@@ -104,7 +104,7 @@ describe('POST /change-email: current email unverified', () => {
     expect(url.searchParams.get('callbackURL')).toBe('/settings')
     expect(url.searchParams.get('token')).toBe(mail?.token)
     const claims = await verifyEmailToken(await auth.$context, mail?.token ?? '')
-    expect(claims).toEqual({ ok: true, claims: { email: 'ada.new@example.com' } })
+    expect(claims).toEqual({ ok: true, step: 'verification', claims: { email: 'ada.new@example.com' } })
     expect(auth.changeMails).toHaveLength(0)
 
     // The session refreshes: the re-issued cookie cache carries the new address.
@@ -171,9 +171,12 @@ describe('POST /change-email: current email verified', () => {
     expect(url.searchParams.get('token')).toBe(mail.token)
     expect(url.searchParams.get('callbackURL')).toBe('/done')
     const claims = await verifyEmailToken(await auth.$context, mail.token)
-    expect(claims).toEqual({ ok: true, claims: { email: 'ada@example.com', updateTo: 'new@example.com' } })
+    expect(claims).toEqual({ ok: true, step: 'change-confirmation', claims: { email: 'ada@example.com', updateTo: 'new@example.com' } })
 
-    const confirmed = await auth.handler(request(`/api/auth/verify-email?token=${mail.token}`))
+    // Only the signed-in owner confirms (see verify-email-change.test.ts for the refusals).
+    expect((await auth.handler(request(`/api/auth/verify-email?token=${mail.token}`))).status).toBe(401)
+    expect((await users(auth))[0]).toMatchObject({ email: 'ada@example.com', emailVerified: true })
+    const confirmed = await auth.handler(authed(`/api/auth/verify-email?token=${mail.token}`, cookie))
     expect(confirmed.status).toBe(200)
     expect((await users(auth))[0]).toMatchObject({ email: 'new@example.com', emailVerified: false })
     expect(auth.mailbox.last('verify-email')?.to).toBe('new@example.com')

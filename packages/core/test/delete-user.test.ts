@@ -254,26 +254,35 @@ describe('POST /delete-user: mailed verification', () => {
   })
 
   it('the mailed token posted back by its user deletes; by another user it is "invalid token" and survives', async () => {
-    const auth = deleteAuth({ mail: true })
+    const calls: string[] = []
+    const auth = deleteAuth({ mail: true, beforeDelete: (user) => void calls.push(user.email) })
     const ada = await signUp(auth, { email: 'ada@example.com' })
     const eve = await signUp(auth, { email: 'eve@example.com' })
     await postDelete(auth, ada.cookie)
     const token = auth.deleteMails[0]?.token
+    const pending = await rows(auth, 'verification')
+    expect(pending).toHaveLength(1)
 
     const stolen = await postDelete(auth, eve.cookie, { token })
     expect(stolen.response.status).toBe(400)
     expect(stolen.body).toEqual({ code: 'INVALID_TOKEN', message: 'invalid token' })
+    expect(clearsSession(stolen.response)).toBe(false)
     expect(await rows(auth, 'user')).toHaveLength(2)
-    expect(await rows(auth, 'verification')).toHaveLength(1)
+    expect(await rows(auth, 'session')).toHaveLength(2)
+    // Compared before it is consumed: the row is untouched and no deletion began (no beforeDelete).
+    expect(await rows(auth, 'verification')).toEqual(pending)
+    expect(calls).toEqual([])
 
     const bogus = await postDelete(auth, ada.cookie, { token: 'x'.repeat(32) })
     expect(bogus.body.code).toBe('INVALID_TOKEN')
+    expect(calls).toEqual([])
 
     const own = await postDelete(auth, ada.cookie, { token })
     expect(own.response.status).toBe(200)
     expect(own.body).toEqual({ success: true, message: 'User deleted' })
     expect((await rows(auth, 'user')).map((user) => user.email)).toEqual(['eve@example.com'])
     expect(await rows(auth, 'verification')).toHaveLength(0)
+    expect(calls).toEqual(['ada@example.com'])
   })
 
   it('with password and token both given, both must hold', async () => {

@@ -79,8 +79,8 @@ describe('every core route answers the shape the client expects', () => {
     expect(await client.deleteUser({ password: PASSWORD })).toEqual({ data: { success: true, message: 'User deleted' }, error: null })
     await ok('signOut', client.signOut())
 
-    // A deletion link is mailed only when deletion mails are configured; an unknown token is the catalogue's error.
-    expect((await client.deleteUserCallback({ token: 'unknown' })).error).toEqual({ status: 400, code: 'INVALID_TOKEN', message: 'invalid token' })
+    // A deletion link is mailed only when deletion mails are configured, and acts only for its signed-in owner.
+    expect((await client.deleteUserCallback({ token: 'unknown' })).error).toEqual({ status: 401, code: 'UNAUTHORIZED', message: 'Unauthorized' })
 
     for (const [name, result] of answers) expect(datesLeftAsText(result.data, 'response', ['birthday']), name).toEqual([])
     expect(answers.length).toBeGreaterThanOrEqual(18)

@@ -1,6 +1,6 @@
 /**
  * @module
- * Middlewares for `use`: routes that need a session (SPEC §6 "Access levels")
+ * Middlewares for `use`: routes that need a session (docs/sessions.md#who-may-call-what)
  * get `ctx.session` typed; without one they answer 401.
  */
 import type { EndpointContext } from '../endpoint/context.js'
@@ -28,13 +28,26 @@ export async function sensitiveSessionMiddleware(ctx: EndpointContext): Promise<
   return { session }
 }
 
+/**
+ * For GET routes reached from a mailed link that act for the signed-in user
+ * (delete-user/callback): the session read from the store, or null. The
+ * route answers a missing session itself, so that a browser following the
+ * link lands on its callbackURL with an error instead of on a JSON 401.
+ *
+ * @example
+ * defineEndpoint({ method: 'GET', path: '/delete-user/callback', use: [linkSessionMiddleware], handler: ({ session }) => ... })
+ */
+export async function linkSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser | null }> {
+  return { session: await resolveSession(ctx, { disableCookieCache: true }) }
+}
+
 /** Adds the session when there is one, and null otherwise. */
 export async function optionalSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser | null }> {
   return { session: await resolveSession(ctx) }
 }
 
 /**
- * Requires a fresh session (SPEC §6; 403 "Session is not fresh"), read from
+ * Requires a fresh session (docs/sessions.md#fresh-sessions; 403 "Session is not fresh"), read from
  * the store, never the cookie cache.
  *
  * @example

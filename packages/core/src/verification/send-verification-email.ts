@@ -1,7 +1,7 @@
 /**
  * @module
- * Builds and mails the verify-email link (SPEC §2: a link with query token
- * and callbackURL), used by sign-up, sign-in when verification is required,
+ * Builds and mails the verify-email link (query `token` and `callbackURL`:
+ * docs/accounts.md#email-verification), used by sign-up, sign-in when verification is required,
  * send-verification-email and change-email.
  */
 import { deliverMail } from '../accounts/mail.js'
@@ -20,12 +20,12 @@ export function canSendVerificationEmail(ctx: Pick<EndpointContext, 'options'>):
 export async function sendVerificationEmail(
   ctx: EndpointContext,
   user: User,
-  options: { callbackURL?: string | undefined; updateTo?: string | undefined } = {},
+  options: { callbackURL?: string | undefined } = {},
 ): Promise<void> {
   const send = ctx.options.emailVerification?.sendVerificationEmail
   if (!send) throw new AuthError(CoreErrors.VERIFICATION_EMAIL_NOT_ENABLED)
   const expiresIn = ctx.options.emailVerification?.expiresIn ?? DEFAULT_EMAIL_TOKEN_SECONDS
-  const token = await signEmailToken(ctx, { email: user.email, updateTo: options.updateTo }, expiresIn)
+  const token = await signEmailToken(ctx, { email: user.email }, expiresIn)
   const url = new URL(`${ctx.auth.baseURL}/verify-email`)
   url.searchParams.set('token', token)
   url.searchParams.set('callbackURL', options.callbackURL ?? '/')

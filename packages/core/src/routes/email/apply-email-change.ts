@@ -1,10 +1,17 @@
 /**
  * @module
- * The second step of change-email for a verified address (SPEC §4 "Email"):
- * verify-email received a token with an `updateTo` claim, signed for the
- * user's current address and confirmed by its owner clicking the link. The
- * email moves to `updateTo`, becomes unverified, and a verification mail goes
- * to the new address.
+ * The second step of change-email for a verified address (docs/accounts.md#changing-the-email):
+ * verify-email received a change-confirmation token (`{ email, updateTo }`,
+ * signed with its own key), mailed to the user's current address. The email
+ * moves to `updateTo`, becomes unverified, and a verification mail goes to
+ * the new address.
+ *
+ * Only a signed-in session of the user holding `email` applies it: a mail
+ * scanner prefetching the link, or whoever a forwarded mail reaches, changes
+ * nothing (no session: `unauthorized`; another user's session:
+ * `invalid_token`), and the link stays usable by its owner. The mail to the
+ * new address is a plain verification token: it proves that mailbox and may be
+ * opened anywhere.
  *
  * The update matches the old address as well as the id, so a token replayed
  * (or clicked twice at once) changes the email at most once: afterwards no
@@ -14,33 +21,42 @@
  * the link, still valid, can simply be clicked again.
  */
 import { normalizeEmail } from '../../accounts/email.js'
-import { moveEmail } from '../../accounts/users.js'
+import { findUserByEmail, moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
+import { resolveSession } from '../../session/resolve-session.js'
 import type { User } from '../../session/types.js'
+import type { ChangeConfirmationClaims } from '../../verification/email-token.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
 
 /**
- * SPEC §8 redirect error codes for verify-email, plus `email_already_exists`
+ * The redirect error codes of verify-email (docs/accounts.md#email-verification), plus `email_already_exists`
  * for an `updateTo` address taken since the change was requested (the spec's
  * list has no code for it; `invalid_token` would send the user looking for a
- * problem with their link).
+ * problem with their link). `unauthorized`: a confirmation followed without a session.
  */
-export type VerifyEmailError = 'token_expired' | 'invalid_token' | 'user_not_found' | 'email_already_exists'
+export type VerifyEmailError = 'token_expired' | 'invalid_token' | 'user_not_found' | 'email_already_exists' | 'unauthorized'
 
 export type EmailChangeOutcome = { readonly ok: true; readonly user: User } | { readonly ok: false; readonly error: VerifyEmailError }
 
 /**
  * @example
- * const changed = await applyEmailChange(ctx, user, claims.updateTo, query.callbackURL)
+ * const changed = await applyEmailChange(ctx, checked.claims, query.callbackURL)
  * if (!changed.ok) return ctx.redirect(appendQueryParam(callbackURL, 'error', changed.error))
  */
 export async function applyEmailChange(
   ctx: EndpointContext,
-  user: User,
-  updateTo: string,
+  claims: ChangeConfirmationClaims,
   callbackURL: string | undefined,
 ): Promise<EmailChangeOutcome> {
-  const newEmail = normalizeEmail(updateTo)
+  // Read from the store, as every route that changes the account does: a revoked session must not confirm.
+  const caller = await resolveSession(ctx, { disableCookieCache: true })
+  if (!caller) return { ok: false, error: 'unauthorized' }
+  const email = normalizeEmail(claims.email)
+  const user = email ? await findUserByEmail(ctx.db, email) : null
+  if (!user) return { ok: false, error: 'user_not_found' }
+  if (user.id !== caller.user.id) return { ok: false, error: 'invalid_token' }
+
+  const newEmail = normalizeEmail(claims.updateTo)
   // change-email never signs such a token; a token naming no real change is not one of ours to honour.
   if (!newEmail || newEmail === user.email) return { ok: false, error: 'invalid_token' }
 

@@ -1,20 +1,23 @@
 /**
  * @module
- * GET /verify-email?token&callbackURL (SPEC §4 "Email", §7, §8 "Handling").
+ * GET /verify-email?token&callbackURL (docs/accounts.md#email-verification).
  * The token is the HS256 JWT of verification/email-token.ts: its key serves
  * no other purpose, so a reset or delete-account token never verifies here.
  *
  * - Plain token: the user holding the claimed address becomes verified
  *   (already verified: still a success, nothing changes).
- * - Token with `updateTo`: the change-email flow's second step
- *   (see apply-email-change.ts).
+ * - Change-confirmation token (`updateTo`, its own key): the change-email
+ *   flow's second step, applied only for a session of the user it names
+ *   (see apply-email-change.ts). The plain token needs no session: it proves
+ *   the mailbox, and its link may be opened on another device.
  *
- * Errors (token_expired, invalid_token, user_not_found) go to the
- * callbackURL as `?error=` / `&error=`; without one the reply is 401 with the
- * code as the message. Success redirects to the callbackURL, else answers
+ * Errors (token_expired, invalid_token, user_not_found; unauthorized for a
+ * confirmation without a session) go to the callbackURL as `?error=` /
+ * `&error=`; without one the reply is 401 with the code as the message
+ * (no session: the usual 401 "Unauthorized"). Success redirects to the callbackURL, else answers
  * `{ status: true, user }`.
  *
- * SPEC §7: verify-email makes the session refresh. A caller already signed in
+ * verify-email makes the session refresh. A caller already signed in
  * as this user gets a cookie cache carrying the changed user; with
  * `autoSignInAfterVerification` a caller without such a session is signed
  * in — only on the unverified-to-verified transition, so a verification link,
@@ -66,6 +69,8 @@ export const verifyEmail = defineEndpoint({
 
     if (!outcome.ok) {
       if (callbackURL) return ctx.redirect(appendQueryParam(callbackURL, 'error', outcome.error))
+      // No session: the same 401 as every route that needs one.
+      if (outcome.error === 'unauthorized') throw new AuthError(CoreErrors.UNAUTHORIZED)
       throw new AuthError(CoreErrors.UNAUTHORIZED, { message: outcome.error })
     }
     await settleSession(ctx, outcome)
@@ -78,14 +83,14 @@ export const verifyEmail = defineEndpoint({
 async function verify(ctx: EndpointContext, token: string, callbackURL: string | undefined): Promise<Outcome> {
   const checked = await verifyEmailToken(ctx, token)
   if (!checked.ok) return { ok: false, error: checked.reason === 'expired' ? 'token_expired' : 'invalid_token' }
+  if (checked.step === 'change-confirmation') {
+    const changed = await applyEmailChange(ctx, checked.claims, callbackURL)
+    return changed.ok ? { ok: true, user: changed.user, changed: true, newlyVerified: false } : changed
+  }
+
   const email = normalizeEmail(checked.claims.email)
   const user = email ? await findUserByEmail(ctx.db, email) : null
   if (!user) return { ok: false, error: 'user_not_found' }
-
-  if (checked.claims.updateTo !== undefined) {
-    const changed = await applyEmailChange(ctx, user, checked.claims.updateTo, callbackURL)
-    return changed.ok ? { ok: true, user: changed.user, changed: true, newlyVerified: false } : changed
-  }
 
   if (user.emailVerified) return { ok: true, user, changed: false, newlyVerified: false }
   const updated = await ctx.db.update<User & Row>({
@@ -101,7 +106,7 @@ async function verify(ctx: EndpointContext, token: string, callbackURL: string |
   return { ok: true, user: updated, changed: true, newlyVerified: true }
 }
 
-/** SPEC §7 "verify-email makes the session refresh", and the optional auto sign-in (SPEC §4 "Email"). */
+/** verify-email makes the session refresh, and may sign in (`autoSignInAfterVerification`). */
 async function settleSession(ctx: EndpointContext, outcome: Outcome & { ok: true }): Promise<void> {
   const { user } = outcome
   if (outcome.changed) await refreshUserInStorage(ctx.auth, user)

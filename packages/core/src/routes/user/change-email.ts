@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /change-email {newEmail, callbackURL?} (SPEC §4 "Email", §5 "Account
- * changes", §7), only when `user.changeEmail.enabled`. The new address must
+ * POST /change-email {newEmail, callbackURL?}
+ * (docs/accounts.md#changing-the-email), only when `user.changeEmail.enabled`. The new address must
  * be valid, differ from the current one and belong to nobody ("Couldn't
  * update your email": this tells a signed-in user that the address is taken,
  * as the spec requires, and nothing to anonymous callers).
@@ -13,8 +13,9 @@
  *   is undone: the user is never left on an address no link can verify.
  * - Current email verified: the owner of the current address must approve.
  *   A confirmation goes to the current address with a verify-email link
- *   whose JWT carries `{ email: current, updateTo: newEmail }`; the change
- *   applies when verify-email accepts it (and re-checks the address there).
+ *   whose JWT, signed with the confirmation key, carries `{ email: current,
+ *   updateTo: newEmail }`; the change applies when verify-email accepts it
+ *   from a session of this user (and re-checks the address there).
  *
  * The unique email index decides a race with a concurrent sign-up or change
  * to the same address: the loser gets "Couldn't update your email".
@@ -29,7 +30,7 @@ import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
 import type { SessionWithUser, User } from '../../session/types.js'
-import { signEmailToken } from '../../verification/email-token.js'
+import { signEmailChangeToken } from '../../verification/email-token.js'
 import {
   canSendVerificationEmail,
   DEFAULT_EMAIL_TOKEN_SECONDS,
@@ -66,7 +67,7 @@ export const changeEmail = defineEndpoint({
     const send = settings.sendChangeEmailVerification
     if (!send) throw new AuthError(CoreErrors.VERIFICATION_EMAIL_NOT_ENABLED)
     const expiresIn = ctx.options.emailVerification?.expiresIn ?? DEFAULT_EMAIL_TOKEN_SECONDS
-    const token = await signEmailToken(ctx, { email: user.email, updateTo: newEmail }, expiresIn)
+    const token = await signEmailChangeToken(ctx, { email: user.email, updateTo: newEmail }, expiresIn)
     const url = new URL(`${ctx.auth.baseURL}/verify-email`)
     url.searchParams.set('token', token)
     url.searchParams.set('callbackURL', ctx.body.callbackURL ?? '/')

@@ -1,18 +1,20 @@
 /**
  * @module
- * Deleting a user (SPEC §4 "Delete user": "Deletion removes the user,
- * sessions and accounts"), shared by POST /delete-user and GET
+ * Deleting a user (the user, its sessions and accounts:
+ * docs/accounts.md#deleting-the-user), shared by POST /delete-user and GET
  * /delete-user/callback so both delete the same way.
  *
- * `beforeDelete` runs first and may throw to veto. Then one transaction
- * consumes the delete-account token (when the deletion was authorised by
- * one) and deletes the user's sessions, accounts, pending reset and
- * delete-account tokens, and the user. Foreign keys would cascade most of
- * this, but the sessions are deleted explicitly so their copies in secondary
- * storage go too; a session left there would stay usable after deletion.
- * Because the token is consumed inside the transaction, it is used up if and
- * only if the user is deleted: a token of another user, or one a concurrent
- * request consumed first, rolls everything back.
+ * A delete-account token, when one authorises the deletion, is first read
+ * and compared with the user, without consuming it: another user's token is
+ * refused and stays usable by its owner. `beforeDelete` runs next and may
+ * throw to veto. Then one transaction consumes the token (atomically: of
+ * concurrent requests one wins) and deletes the user's sessions, accounts,
+ * pending reset and delete-account tokens, and the user. Foreign keys would
+ * cascade most of this, but the sessions are deleted explicitly so their
+ * copies in secondary storage go too; a session left there would stay usable
+ * after deletion. Because the token is consumed inside the transaction, it is
+ * used up if and only if the user is deleted: one a concurrent request
+ * consumed first rolls everything back.
  * (`beforeDelete` runs before the transaction, so it may run for each of
  * several concurrent clicks on one link; only one of them deletes, and only
  * that one runs `afterDelete`.)
@@ -22,7 +24,7 @@ import type { EndpointContext } from '../../endpoint/context.js'
 import { clearSessionCookies } from '../../session/session-cookies.js'
 import { deleteSessions, userSessions } from '../../session/session-store.js'
 import type { User } from '../../session/types.js'
-import { consumeVerificationToken } from '../../verification/verification-token.js'
+import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
 export interface RemoveUserOptions {
   /** A delete-account token authorising the deletion; it must name this user and is consumed with it. */
@@ -43,6 +45,11 @@ class TokenRejected extends Error {}
  * if (!result.ok) throw new AuthError(CoreErrors.INVALID_TOKEN)
  */
 export async function removeUser(ctx: EndpointContext, user: User, options: RemoveUserOptions = {}): Promise<RemoveUserResult> {
+  if (options.token !== undefined) {
+    // Compare before consuming: a request that may not delete must not burn its owner's link.
+    const owner = await peekVerificationToken(ctx.auth, 'delete-account', options.token)
+    if (owner !== user.id) return { ok: false, reason: 'invalid-token' }
+  }
   const hooks = ctx.options.user?.deleteUser
   await hooks?.beforeDelete?.(user)
 
@@ -79,7 +86,7 @@ export async function removeUser(ctx: EndpointContext, user: User, options: Remo
   return { ok: true }
 }
 
-/** Reset-password and delete-account tokens hold the user id as their value (SPEC §3). */
+/** Reset-password and delete-account tokens hold the user id as their value (docs/core.md#tables). */
 function pendingTokensOf(userId: string): WhereInput {
   return [
     { field: 'value', value: userId },
