@@ -3,6 +3,10 @@
  * Checks the relative links of the Markdown docs: the file a link names
  * exists, and a `#fragment` names a heading of that file (GitHub's heading
  * slugs). Links inside code blocks and inline code are not links.
+ *
+ * Source comments cite the docs the same way (`docs/sessions.md#fresh-sessions`):
+ * `checkSourceReferences` holds those citations to the same rule, so a renamed
+ * heading cannot leave a comment pointing nowhere.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -45,14 +49,49 @@ function anchors(markdown: string): Set<string> {
 
 /** Every `.md` file below `dir`, skipping node_modules and dotted directories. */
 export function markdownFiles(dir: string): string[] {
+  return filesEndingIn(dir, ['.md'])
+}
+
+/** Every file below `dir` whose name ends in one of `endings`, skipping node_modules, build output and dotted directories. */
+export function filesEndingIn(dir: string, endings: readonly string[]): string[] {
   const files: string[] = []
   for (const entry of readdirSync(dir)) {
-    if (entry === 'node_modules' || entry.startsWith('.')) continue
+    if (entry === 'node_modules' || entry === 'dist' || entry.startsWith('.')) continue
     const path = join(dir, entry)
-    if (statSync(path).isDirectory()) files.push(...markdownFiles(path))
-    else if (entry.endsWith('.md')) files.push(path)
+    if (statSync(path).isDirectory()) files.push(...filesEndingIn(path, endings))
+    else if (endings.some((ending) => entry.endsWith(ending))) files.push(path)
   }
   return files
+}
+
+/**
+ * Citations of the docs in source files: `docs/<page>.md` or
+ * `docs/<page>.md#<heading>`, read from the repository root. Each must name
+ * an existing page and, with a fragment, one of its headings.
+ *
+ * @example
+ * const broken = checkSourceReferences(filesEndingIn('packages', ['.ts']), process.cwd())
+ */
+export function checkSourceReferences(files: readonly string[], root: string): BrokenLink[] {
+  const broken: BrokenLink[] = []
+  const headings = new Map<string, Set<string>>()
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    for (const match of text.matchAll(/(?<![\w./-])(docs\/[\w./-]*?\.md)(?:#([\w-]+))?/g)) {
+      const [reference = '', page = '', fragment] = match
+      const target = join(root, page)
+      const where = relative(root, file)
+      if (!existsSync(target)) {
+        broken.push({ file: where, link: reference, reason: 'no such file' })
+        continue
+      }
+      if (!fragment) continue
+      let known = headings.get(target)
+      if (!known) headings.set(target, (known = anchors(readFileSync(target, 'utf8'))))
+      if (!known.has(fragment)) broken.push({ file: where, link: reference, reason: `no heading #${fragment}` })
+    }
+  }
+  return broken
 }
 
 /**

@@ -2,8 +2,8 @@
  * @module
  * The billing plugin's error catalogue. A webhook whose signature does not
  * verify is answered 403 with the verifier's own message as the message
- * (SPEC §8 "Handling": a dedicated webhook verification error carrying the
- * underlying message); the catalogue text below is only the fallback. An
+ * (docs/billing.md#secrets-and-verification: the log and the platform see what
+ * failed); the catalogue text below is only the fallback. An
  * event the database could not take for a temporary reason is answered 503,
  * so the platform delivers it again. Reading another party's billing is
  * refused with 403.

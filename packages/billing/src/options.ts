@@ -2,7 +2,7 @@
  * @module
  * What `billing(options)` accepts, resolved once when the plugin is made.
  * Defaults: webhooks at `/polar/webhooks`, a signature timestamp tolerance
- * of 300 s both ways (SPEC §9), a 300 s grace before a `pending` event is
+ * of 300 s both ways (the Standard Webhooks default), a 300 s grace before a `pending` event is
  * replayed, no email linking, and organization billing
  * readable by members whose roles grant `organization: ['update']` (owners
  * and admins with the default roles).
@@ -21,7 +21,7 @@ export interface BillingOptions {
     readonly secret: string | readonly string[]
     /** The route below the base path. Default `/polar/webhooks`. */
     readonly path?: string
-    /** Seconds a signature timestamp may be off, either way. Default 300 (SPEC §9). */
+    /** Seconds a signature timestamp may be off, either way: replay protection. Default 300. */
     readonly toleranceSeconds?: number
     /**
      * Seconds an event may stay `pending` (applied, its handlers not yet

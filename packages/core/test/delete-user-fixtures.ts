@@ -49,7 +49,7 @@ export async function postDelete(auth: Auth, cookie: string, json?: unknown) {
   return { response, body: await response.clone().json() }
 }
 
-/** True when the response clears the session cookie (Max-Age=0, SPEC §9). */
+/** True when the response clears the session cookie (Max-Age=0). */
 export function clearsSession(response: Response): boolean {
   return response.headers.getSetCookie().some((line) => /^gatehouse\.session_token=;/.test(line) && /Max-Age=0/i.test(line))
 }

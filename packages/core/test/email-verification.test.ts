@@ -64,7 +64,7 @@ describe('POST /send-verification-email', () => {
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/api/auth/verify-email`)
     expect(url.searchParams.get('token')).toBe(mail?.token)
     expect(url.searchParams.get('callbackURL')).toBe('/welcome')
-    // An HS256 JWT (SPEC §5, §9).
+    // An HS256 JWT (docs/accounts.md#email-verification).
     expect(JSON.parse(Buffer.from(mail?.token.split('.')[0] ?? '', 'base64url').toString())).toMatchObject({ alg: 'HS256' })
   })
 
@@ -322,7 +322,7 @@ describe('GET /verify-email', () => {
       expect(await rows(auth, 'session')).toHaveLength(before)
     })
 
-    it('re-issues the caller\'s cookie cache with the verified user (SPEC §7)', async () => {
+    it('re-issues the caller\'s cookie cache with the verified user', async () => {
       const auth = accountAuth({
         session: { cookieCache: { enabled: true } },
         emailVerification: { autoSignInAfterVerification: true },

@@ -257,7 +257,7 @@ describe('POST /reset-password', () => {
     expect(await credentialPassword(auth, signedUp.user.id)).toBe(before)
   })
 
-  it('creates a credential account for a user who has none (SPEC §4)', async () => {
+  it('creates a credential account for a user who has none', async () => {
     const auth = accountAuth()
     const { token, body: signedUp } = await mailedToken(auth)
     await (await auth.$context).adapter.deleteMany({ model: 'account', where: { field: 'userId', value: signedUp.user.id } })

@@ -25,7 +25,7 @@ const look = defineEndpoint({
 
 const plugin = definePlugin({ id: 'guards', endpoints: { go, look } })
 
-describe('origin check (SPEC §5: POST carrying cookies)', () => {
+describe('origin check (POST carrying cookies)', () => {
   const auth = testAuth({
     plugins: [plugin],
     trustedOrigins: ['https://app.test', 'https://*.tenant.test'],
@@ -73,7 +73,7 @@ describe('origin check (SPEC §5: POST carrying cookies)', () => {
   })
 })
 
-describe('redirect targets (SPEC §5 "URLs and origin")', () => {
+describe('redirect targets (relative path or trusted origin)', () => {
   const auth = testAuth({ plugins: [plugin], trustedOrigins: ['https://app.test'], rateLimit: { enabled: false } })
   const send = (body: Record<string, string>) => auth.handler(request('/api/auth/go', { json: body }))
 

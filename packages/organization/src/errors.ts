@@ -1,12 +1,12 @@
 /**
  * @module
- * The organization plugin's error catalogue (SPEC §8 "Organization
- * messages"). Every message the plugin can answer with lives here, with its
- * status, so docs/organization.md can list them and no throw site picks a
- * status. Statuses the spec names are kept (no active organization 400, not
- * the recipient 403, membership and team member limits 403, not
- * authenticated 401, user not found 401); for the others a missing thing is
- * 400 and a refused action 403.
+ * The organization plugin's error catalogue (docs/organization.md#errors).
+ * Every message the plugin can answer with lives here, with its status, so
+ * the docs can list them and no throw site picks a status. A few statuses
+ * clients already rely on are fixed (no active organization 400, not the
+ * recipient 403, membership and team member limits 403, not authenticated
+ * 401, user not found 401); otherwise a missing thing is 400 and a refused
+ * action 403.
  */
 import { defineErrors } from '@gatehouse/core'
 
@@ -15,7 +15,7 @@ import { defineErrors } from '@gatehouse/core'
  * throw new AuthError(OrganizationErrors.ORGANIZATION_NOT_FOUND) // 400 "Organization not found"
  */
 export const OrganizationErrors = defineErrors({
-  // Session and caller (SPEC §6: a request call needs a session)
+  // Session and caller: a request call needs a session
   NOT_AUTHENTICATED: { status: 401, message: 'Not authenticated' },
   USER_NOT_FOUND: { status: 401, message: 'User not found' },
   ORGANIZATION_ID_REQUIRED: { status: 400, message: 'Organization ID is required' },
@@ -23,7 +23,7 @@ export const OrganizationErrors = defineErrors({
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: 'You are not a member of this organization' },
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 400, message: 'User is not a member of the organization' },
 
-  // Organizations (SPEC §5 "Organizations")
+  // Organizations
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: { status: 403, message: 'You are not allowed to create a new organization' },
   YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: {
     status: 403,
@@ -49,7 +49,7 @@ export const OrganizationErrors = defineErrors({
   YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE: { status: 403, message: 'You are not allowed to grant this role' },
   ROLE_NOT_FOUND: { status: 400, message: 'Role not found' },
 
-  // Invitations (SPEC §4 "Invitation status")
+  // Invitations: pending until accepted, rejected, canceled or expired
   INVITATION_NOT_FOUND: { status: 400, message: 'Invitation not found' },
   YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: { status: 403, message: 'You are not the recipient of the invitation' },
   EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION: {

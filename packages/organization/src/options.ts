@@ -1,7 +1,7 @@
 /**
  * @module
- * What `organization(options)` accepts, and the defaults of SPEC §9
- * "Organizations": membership limit 100, invitations valid 48 hours, the
+ * What `organization(options)` accepts, and its defaults
+ * (docs/organization.md#options): membership limit 100, invitations valid 48 hours, the
  * creator becomes owner. Options are resolved once, when the plugin is made;
  * routes read the resolved object at run time.
  */
@@ -11,7 +11,7 @@ import { defaultAc, defaultRoles } from './access/statements.js'
 
 type MaybePromise<T> = T | Promise<T>
 
-/** The organization row as handlers and `api` see it (SPEC §3). */
+/** The organization row as handlers and `api` see it (docs/organization.md#tables). */
 export interface Organization {
   [field: string]: unknown
   id: string
@@ -65,17 +65,17 @@ export interface InvitationMail {
 }
 
 export interface OrganizationOptions {
-  /** Whether a user may create organizations (SPEC §6). Default true. */
+  /** Whether a user may create organizations. Default true. */
   readonly allowUserToCreateOrganization?: boolean | ((user: User) => MaybePromise<boolean>)
   /** Most organizations one user may belong to when creating another; a function answers "limit reached?". Default unlimited. */
   readonly organizationLimit?: number | ((user: User) => MaybePromise<boolean>)
   /** Role of the user who creates an organization. Default "owner". */
   readonly creatorRole?: string
-  /** Most members of one organization (SPEC §9). Default 100. */
+  /** Most members of one organization. Default 100. */
   readonly membershipLimit?: number
   /** Most pending invitations of one organization. Default 100. */
   readonly invitationLimit?: number
-  /** Seconds an invitation stays valid (SPEC §9). Default 172800 (48 h). */
+  /** Seconds an invitation stays valid. Default 172800 (48 h). */
   readonly invitationExpiresIn?: number
   /** Only a recipient with a verified email may see, accept or reject an invitation. Default true. */
   readonly requireEmailVerificationOnInvitation?: boolean
@@ -93,7 +93,7 @@ export interface OrganizationOptions {
     readonly maximumTeams?: number
     /** Most members per team. Default unlimited. */
     readonly maximumMembersPerTeam?: number
-    /** Allow removing an organization's last team. Default false (SPEC §5). */
+    /** Allow removing an organization's last team. Default false. */
     readonly allowRemovingAllTeams?: boolean
   }
   /** Roles created at run time per organization, stored in the database. */

@@ -1,6 +1,6 @@
 /**
  * @module
- * The plugin's tables (SPEC §3 "Organization entities") and the session
+ * The plugin's tables (docs/organization.md#tables) and the session
  * fields it adds. Uniqueness that decides races lives in the database: one
  * slug per organization, one member row per (organization, user), one team
  * membership per (team, user), one run-time role name per organization.
@@ -42,7 +42,7 @@ export function organizationSchema(options: ResolvedOptions): SchemaExtension {
     invitation: {
       fields: {
         organizationId: { type: 'string', index: true, references: organization },
-        // Stored lowercase: SPEC §5 compares the recipient case-insensitively.
+        // Stored lowercase: the recipient is compared case-insensitively.
         email: { type: 'string', index: true, lowercase: true },
         role: { type: 'string' },
         status: { type: 'string', defaultValue: 'pending' },

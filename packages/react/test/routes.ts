@@ -29,7 +29,7 @@ export function expectTableMatches(
     expect({ name, path: route.path, serverOnly: endpoint?.serverOnly === true }).toEqual({ name, path: endpoint?.path, serverOnly: false })
     const methods = typeof endpoint?.method === 'string' ? [endpoint.method] : endpoint?.method
     expect(methods, `${name} is ${route.method}`).toContain(route.method)
-    // SPEC §7: POST when the endpoint takes a body.
+    // POST when the endpoint takes a body (docs/client.md#calls).
     if (endpoint?.body) expect(route.method, `${name} has a body`).toBe('POST')
   }
   const named = new Set(routes.map(([, route]) => route.endpoint))

@@ -1,7 +1,7 @@
 /**
  * @module
- * What the billing reading routes answer (read/shapes.ts on the server; SPEC
- * §3 "Subscription", "Order", "Benefit grant", "CustomerState"), as
+ * What the billing reading routes answer (read/shapes.ts on the server;
+ * docs/billing.md#reading), as
  * zod/mini schemas the client checks responses against. Known fields are
  * checked and every Date the server sends as a Date is revived from its JSON
  * text, nested ones too (a subscription's meters); other fields pass through
@@ -23,12 +23,12 @@ const isoDate = z.pipe(
 
 const maybeDate = z.nullable(isoDate)
 
-/** The platform's metadata: flat values only (SPEC §3). */
+/** The platform's metadata: flat values only. */
 const metadata = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
 
 const customFieldData = z.nullable(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])))
 
-/** SPEC §3 Address: country required, every line optional and nullable. */
+/** An address: country required, every line optional and nullable. */
 const address = z.looseObject({
   country: z.string(),
   line1: z.optional(z.nullable(z.string())),
@@ -71,7 +71,7 @@ const subscriptionFields = {
   meters: z.array(meterUsage),
 }
 
-/** SPEC §3 CustomerState: the customer, its active subscriptions, granted benefits and active meters. */
+/** The customer state: the customer, its active subscriptions, granted benefits and active meters. */
 export const customerStateShape = z.looseObject({
   id: z.string(),
   createdAt: isoDate,

@@ -33,7 +33,7 @@ export interface DeliveryResult {
   readonly status: DeliveryStatus
   /**
    * Why an event was ignored or failed, as the platform may be told: the
-   * SPEC §8 parse messages, or a bare "Failed to apply event" / "Handler
+   * parse messages of docs/billing.md#events, or a bare "Failed to apply event" / "Handler
    * failed". The error's own text (a driver message, a handler's) stays in
    * the log row and the server log.
    */

@@ -1,8 +1,8 @@
 /**
  * @module
  * What the reading routes and the server-side `api` answer: the mirror's
- * rows in camelCase (SPEC §3 "Subscription", "Order", "Benefit grant"), and
- * the CustomerState shape (SPEC §3 "CustomerState") built from them. The
+ * rows in camelCase (subscriptions, orders, benefit grants), and the
+ * customer state (docs/billing.md#the-customer-state) built from them. The
  * storage column `version` never leaves the server.
  */
 import type { Row } from '@gatehouse/core'
@@ -126,7 +126,7 @@ export interface BillingCustomerMeter {
   readonly modifiedAt: Date | null
 }
 
-/** SPEC §3 CustomerState: the customer, what it has now, and the seller as `organizationId`. */
+/** The customer state: the customer, what it has now, and the seller as `organizationId`. */
 export interface CustomerState {
   readonly id: string
   readonly createdAt: Date

@@ -1,6 +1,6 @@
 /**
  * @module
- * Reading the mirror: the customer state (SPEC §3 "CustomerState") and the
+ * Reading the mirror: the customer state (docs/billing.md#the-customer-state) and the
  * paginated lists, newest first. The state is built from the mirror's rows,
  * which every event keeps current — a `customer.state_changed` replaces
  * them (mirror/customer-state.ts), the per-entity events update them — so

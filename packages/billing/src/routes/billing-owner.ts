@@ -2,7 +2,7 @@
  * @module
  * Whose billing a reading route shows. Without `referenceId` (or with the
  * caller's own id) it is the signed-in user's. Otherwise `referenceId` is
- * an organization id (SPEC §6: organization billing through a referenceId),
+ * an organization id (docs/billing.md#organization-billing),
  * shown only to a member whose roles grant the configured permissions, as
  * @gatehouse/organization decides them — the same check its own routes
  * make, run-time roles included. The organization plugin is optional: it is

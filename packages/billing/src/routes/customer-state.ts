@@ -2,9 +2,9 @@
  * @module
  * GET /customer/state: what the signed-in user (or, with `referenceId`, an
  * organization whose billing the user may read) has right now, in the
- * CustomerState shape of SPEC §3, from the local mirror. `null` when the
- * mirror knows no customer for them yet: having bought nothing is not an
- * error.
+ * customer state shape (docs/billing.md#the-customer-state), from the local
+ * mirror. `null` when the mirror knows no customer for them yet: having
+ * bought nothing is not an error.
  */
 import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'

@@ -1,7 +1,7 @@
 /**
  * @module
- * POST {basePath}/polar/webhooks (the path is configurable; SPEC §7 leaves
- * it open): the billing platform's deliveries. Not a browser route: exempt
+ * POST {basePath}/polar/webhooks (the path is configurable,
+ * docs/billing.md#the-endpoint): the billing platform's deliveries. Not a browser route: exempt
  * from the origin check and rate limits, since the signature is the
  * authentication and a limit would drop events. It reads the raw body (a
  * signature covers the bytes as sent, never a re-serialisation), at most

@@ -1,6 +1,6 @@
 /**
  * @module
- * Benefits and benefit grants (SPEC §3 "Benefit", "Benefit grant"). A
+ * Benefits and benefit grants. A
  * benefit's `properties` depend on its type; a type this version does not
  * know still parses, with its properties as sent, so a new kind of benefit
  * on the platform never fails an event.
@@ -45,10 +45,10 @@ export type MeterCreditBenefit = BenefitBase<'meter_credit', { [field: string]: 
 /** A benefit of a type this version does not know, with its properties as sent. */
 export type OtherBenefit = BenefitBase<string & {}, Record<string, unknown>>
 
-/** SPEC §3 "Benefit", by type; narrow with `benefit.type`. */
+/** A benefit, by type; narrow with `benefit.type`. */
 export type Benefit = CustomBenefit | DiscordBenefit | GitHubRepositoryBenefit | DownloadablesBenefit | LicenseKeysBenefit | MeterCreditBenefit | OtherBenefit
 
-/** The public view: no properties, no metadata (SPEC §3). */
+/** The public view: no properties, no metadata. */
 export interface PublicBenefit {
   [field: string]: unknown
   id: string
@@ -158,7 +158,7 @@ const otherBenefit = entity({
  */
 export const benefitSchema: z.ZodType<Benefit> = z.union([z.discriminatedUnion('type', knownBenefits), otherBenefit])
 
-/** The public view of a benefit: no properties and no metadata (SPEC §3). */
+/** The public view of a benefit: no properties and no metadata. */
 export const publicBenefitSchema: z.ZodType<PublicBenefit> = entity({
   id: z.string(),
   created_at: datetime,

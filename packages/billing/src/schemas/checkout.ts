@@ -1,6 +1,6 @@
 /**
  * @module
- * Checkouts (SPEC §3 "Checkout"; §4 "Checkout status"). The product a
+ * Checkouts and their status. The product a
  * checkout shows is the public view; the billing address form says, per
  * line, whether it is required, optional or disabled.
  */

@@ -1,13 +1,12 @@
 /**
  * @module
- * Building blocks of the billing schemas (SPEC §3 "Billing entities", §5
- * "Webhooks and shapes"). The platform speaks snake_case; every object
- * schema here reads snake_case and hands out camelCase, renaming only its
- * own keys, so map-valued fields (metadata, custom field data, file maps)
- * keep the keys their owners chose. Objects are loose: fields the platform
- * adds later pass through instead of failing the event. Enumerations are
- * open for the same reason: the known values are typed, a new value is kept
- * as a string.
+ * Building blocks of the billing schemas (docs/billing.md#events). The
+ * platform speaks snake_case; every object schema here reads snake_case and
+ * hands out camelCase, renaming only its own keys, so map-valued fields
+ * (metadata, custom field data, file maps) keep the keys their owners chose.
+ * Objects are loose: fields the platform adds later pass through instead of
+ * failing the event. Enumerations are open for the same reason: the known
+ * values are typed, a new value is kept as a string.
  */
 import { z } from 'zod'
 
@@ -70,7 +69,7 @@ export function openEnum<const Values extends readonly [string, ...string[]]>(va
 export const FALLBACK = { fallback: true } as const
 
 /**
- * SPEC §5: dates are ISO datetimes with an offset; handed out as `Date`. The
+ * Dates are ISO datetimes with an offset; handed out as `Date`. The
  * platform sends microseconds, which a `Date` cuts to milliseconds; each
  * parsed `Date` keeps the exact instant on the side (`microsecondsOf`), so
  * two changes made in the same millisecond are still ordered.
@@ -105,16 +104,16 @@ function microsecondsSinceEpoch(text: string): number {
   return Date.parse(whole) * 1000 + Number(fraction[1].slice(0, 6).padEnd(6, '0'))
 }
 
-/** Amounts are whole integers in minor units (SPEC §5, §9). */
+/** Amounts are whole integers in minor units (cents), never floats. */
 export const amount: z.ZodType<number> = z.number().int()
 
-/** Metadata: a map of string, number or boolean (SPEC §3). */
+/** Metadata: a map of string, number or boolean. */
 export const metadata: z.ZodType<Metadata> = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
 
 /** Custom field data: text, integer, boolean, date (as sent, a string) or null. */
 export const customFieldData: z.ZodType<CustomFieldData> = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
 
-/** SPEC §4 "Recurring interval" (the platform also sends day and week). */
+/** A recurring interval (month and year; the platform also sends day and week). */
 export const recurringInterval = openEnum(['month', 'year', 'day', 'week'])
 
 /** An enumeration's known values, and any value the platform adds later. */
@@ -123,7 +122,7 @@ export type Open<Known extends string> = Known | (string & {})
 export type Metadata = Record<string, string | number | boolean>
 export type CustomFieldData = Record<string, string | number | boolean | null>
 
-/** SPEC §3 Address: every line optional and nullable, country required. */
+/** An address: every line optional and nullable, country required. */
 export interface Address {
   [field: string]: unknown
   line1?: string | null
@@ -134,7 +133,7 @@ export interface Address {
   country: string
 }
 
-/** SPEC §3 Address: every line optional and nullable, country required. */
+/** An address: every line optional and nullable, country required. */
 export const address: z.ZodType<Address> = entity({
   line1: z.string().nullish(),
   line2: z.string().nullish(),
@@ -144,7 +143,7 @@ export const address: z.ZodType<Address> = entity({
   country: z.string(),
 })
 
-/** SPEC §3 tax id formats (a selection is typed; the list is long and grows). */
+/** Tax id formats (a selection is typed; the list is long and grows). */
 export const taxIdFormat = openEnum([
   'ad_nrt', 'ae_trn', 'ar_cuit', 'au_abn', 'au_arn', 'bg_uic', 'bh_vat', 'bo_tin', 'br_cnpj', 'br_cpf', 'ca_bn',
   'ca_gst_hst', 'ca_pst_bc', 'ca_pst_mb', 'ca_pst_sk', 'ca_qst', 'ch_uid', 'ch_vat', 'cl_tin', 'cn_tin', 'co_nit',
@@ -155,5 +154,5 @@ export const taxIdFormat = openEnum([
   'th_vat', 'tr_tin', 'tw_vat', 'ua_vat', 'us_ein', 'uy_ruc', 've_rif', 'vn_tin', 'za_vat',
 ])
 
-/** SPEC §3: a tax id is a nullable list of nullable values, typically `[value, format]`. */
+/** A tax id is a nullable list of nullable values, typically `[value, format]`. */
 export const taxId: z.ZodType<Array<string | null> | null> = z.array(z.union([taxIdFormat, z.null()])).nullable()

@@ -1,6 +1,6 @@
 /**
  * @module
- * The customer and the customer state (SPEC §3 "Customer", "CustomerState").
+ * The customer and the customer state (docs/billing.md#the-customer-state).
  * A customer's `external_id` is the application's id for whoever pays: a
  * user id, or an organization id for organization billing. The state lists
  * what the customer has right now: active subscriptions, granted benefits,
@@ -102,7 +102,7 @@ export interface CustomerStateMeter {
   balance: number
 }
 
-/** SPEC §3 CustomerState as the platform sends it. */
+/** The customer state as the platform sends it. */
 export interface CustomerStatePayload extends Customer {
   activeSubscriptions: CustomerStateSubscription[]
   grantedBenefits: CustomerStateBenefitGrant[]
@@ -132,7 +132,7 @@ const customerFields = {
  */
 export const customerSchema: z.ZodType<Customer> = entity(customerFields)
 
-/** SPEC §3 SubscriptionMeter inside the customer state: without the nested meter. */
+/** A subscription meter inside the customer state: without the nested meter. */
 export const customerStateSubscriptionMeterSchema: z.ZodType<CustomerStateSubscriptionMeter> = entity({
   id: z.string(),
   created_at: datetime,
@@ -165,7 +165,7 @@ export const customerStateSubscriptionSchema: z.ZodType<CustomerStateSubscriptio
   meters: z.array(customerStateSubscriptionMeterSchema),
 })
 
-/** SPEC §3: the kinds of benefit a grant can be for. */
+/** The kinds of benefit a grant can be for. */
 export const benefitType: z.ZodType<BenefitType> = openEnum(['custom', 'discord', 'github_repository', 'downloadables', 'license_keys', 'meter_credit'])
 
 export const customerStateBenefitGrantSchema: z.ZodType<CustomerStateBenefitGrant> = entity({

@@ -1,11 +1,10 @@
 /**
  * @module
- * The webhook events (SPEC §7 "Billing webhooks (incoming)"): each payload is
+ * The webhook events (docs/billing.md#events): each payload is
  * `{ type, timestamp, data }`, and the type names the schema of `data`.
  * Parsing answers a value, as zod's `safeParse` does: an unknown type and a
  * payload that fails its schema are expected outcomes the receiver records,
- * not exceptions (SPEC §8: "Unknown event type: {type}", "Failed to parse
- * event").
+ * not exceptions ("Unknown event type: {type}", "Failed to parse event").
  */
 import { z } from 'zod'
 import { benefitGrantSchema, benefitSchema } from './benefit.js'
@@ -17,7 +16,7 @@ import { sellerOrganizationSchema } from './organization.js'
 import { productSchema } from './product.js'
 import { subscriptionSchema } from './subscription.js'
 
-/** Every event type of SPEC §7 and the schema of its `data` (named, so declarations stay small). */
+/** Every event type the platform sends and the schema of its `data` (named, so declarations stay small). */
 export interface EventSchemas {
   readonly 'customer.created': typeof customerSchema
   readonly 'customer.updated': typeof customerSchema
@@ -102,7 +101,7 @@ export function isEventType(type: string): type is BillingEventType {
   return Object.hasOwn(eventSchemas, type)
 }
 
-/** Why a payload is not an event this version can apply; `message` is the SPEC §8 text. */
+/** Why a payload is not an event this version can apply; `message` is the documented text (docs/billing.md#events). */
 export interface EventProblem {
   readonly reason: 'unknown-type' | 'invalid'
   readonly message: string

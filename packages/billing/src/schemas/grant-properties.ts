@@ -1,6 +1,6 @@
 /**
  * @module
- * What a benefit grant gave (SPEC §3 "Benefit grant" properties by type):
+ * What a benefit grant gave (the platform's grant properties, by benefit type):
  * chat-community ids, repository access, files, a license key, or nothing
  * for custom benefits. The kind is the benefit's, not the grant's, so every
  * field is optional here; grants from events and from the customer state

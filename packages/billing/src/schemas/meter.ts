@@ -1,8 +1,8 @@
 /**
  * @module
- * Meters (SPEC §3 "Meter", "SubscriptionMeter"): what usage is counted, as a
- * filter of clauses that may nest, and how it is aggregated. SPEC §9: the
- * aggregation function defaults to count.
+ * Meters and subscription meters: what usage is counted, as a filter of
+ * clauses that may nest, and how it is aggregated. The aggregation function
+ * defaults to count.
  */
 import { z } from 'zod'
 import { amount, datetime, entity, metadata, openEnum, type Metadata, type Open } from './common.js'
@@ -73,7 +73,7 @@ export const meterFilterSchema: z.ZodType<MeterFilter> = z.lazy(() =>
   }),
 )
 
-/** sum, max, min and avg name a property; count does not (and is the default, SPEC §9). */
+/** sum, max, min and avg name a property; count does not (and is the default). */
 export const meterAggregationSchema: z.ZodType<MeterAggregation> = z.union([
   entity({ func: z.enum(['sum', 'max', 'min', 'avg']), property: z.string() }),
   entity({ func: z.literal('count').default('count') }),

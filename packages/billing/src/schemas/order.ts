@@ -1,7 +1,7 @@
 /**
  * @module
- * Orders and refunds (SPEC §3 "Order", "Refund"; §4 order status, billing
- * reason, refund status and reasons). An order may embed a snapshot of its
+ * Orders and refunds, with the order status, billing reason, refund status
+ * and reasons. An order may embed a snapshot of its
  * subscription, which can be older than one already received.
  */
 import { z } from 'zod'

@@ -1,8 +1,8 @@
 /**
  * @module
- * The seller organization (SPEC §3 "Organization (seller)"): the account on
+ * The seller organization: the account on
  * the billing platform that sells, not an organization of the application.
- * SPEC §9: issue funding is off unless the settings say otherwise.
+ * Issue funding is off unless the settings say otherwise.
  */
 import { z } from 'zod'
 import { datetime, entity, openEnum, type Open } from './common.js'

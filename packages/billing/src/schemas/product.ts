@@ -1,7 +1,7 @@
 /**
  * @module
- * What is sold (SPEC §3 "Product", "Product price", "Product media file",
- * "Custom field", "Discount"). Prices are told apart by `amount_type`; a
+ * What is sold: the platform's product, product price, product media file,
+ * custom field and discount objects. Prices are told apart by `amount_type`; a
  * price kind this version does not know still parses, as do legacy
  * recurring prices (`legacy: true`).
  */
@@ -19,7 +19,7 @@ interface PriceBase<AmountType extends string> {
   isArchived: boolean
   productId: string
   amountType: AmountType
-  /** SPEC §3 names both; the platform now sends them on legacy recurring prices only. */
+  /** Older payloads carry both on every price; the platform now sends them on legacy recurring prices only. */
   type?: Open<'one_time' | 'recurring'>
   recurringInterval?: RecurringInterval | null
   /** Legacy recurring prices (fixed, custom, free). */
@@ -39,7 +39,7 @@ export interface CustomPrice extends PriceBase<'custom'> {
 export type FreePrice = PriceBase<'free'>
 export interface MeteredUnitPrice extends PriceBase<'metered_unit'> {
   priceCurrency: string
-  /** A decimal, as a string (SPEC §9). */
+  /** A decimal, as a string (fractions of a minor unit). */
   unitAmount: string
   capAmount: number | null
   meterId: string
@@ -48,7 +48,7 @@ export interface MeteredUnitPrice extends PriceBase<'metered_unit'> {
 /** A price of a kind this version does not know, with its fields as sent. */
 export type OtherPrice = PriceBase<string & {}>
 
-/** SPEC §3 "Product price", by `amountType`. */
+/** A product price, by `amountType`. */
 export type ProductPrice = FixedPrice | CustomPrice | FreePrice | MeteredUnitPrice | OtherPrice
 
 export interface ProductMedia {
@@ -158,7 +158,7 @@ const priceBase = {
   modified_at: datetime.nullish(),
   is_archived: z.boolean(),
   product_id: z.string(),
-  // SPEC §3 names both; the platform now keeps them on the product and sends them on legacy prices only.
+  // Older payloads carry both; the platform now keeps them on the product and sends them on legacy prices only.
   type: openEnum(['one_time', 'recurring']).optional(),
   recurring_interval: recurringInterval.nullish(),
   legacy: z.boolean().optional(),
@@ -179,7 +179,7 @@ const knownPrices = [
     ...priceBase,
     amount_type: z.literal('metered_unit'),
     price_currency: z.string(),
-    // SPEC §9: the metered unit amount is a string (a decimal).
+    // The metered unit amount is a string (a decimal), unlike every other amount.
     unit_amount: z.string(),
     cap_amount: amount.nullable(),
     meter_id: z.string(),
@@ -221,7 +221,7 @@ export const productMediaSchema: z.ZodType<ProductMedia> = entity({
   public_url: z.string(),
 })
 
-/** SPEC §3 "Custom field": the form texts plus the bounds of each type (SPEC §5). */
+/** A custom field: the form texts plus the bounds of each type (ge, le, min_length, max_length). */
 export const customFieldSchema: z.ZodType<CustomField> = entity({
   id: z.string(),
   created_at: datetime,
@@ -251,7 +251,7 @@ export const attachedCustomFieldSchema: z.ZodType<AttachedCustomField> = entity(
   required: z.boolean(),
 })
 
-/** SPEC §3 "Discount": once, forever or repeating; fixed or percentage. The full form adds the rest. */
+/** A discount: once, forever or repeating; fixed or percentage (basis points). The full form adds the rest. */
 export const discountSchema: z.ZodType<Discount> = entity({
   id: z.string(),
   name: z.string(),
@@ -304,7 +304,7 @@ export const productSchema: z.ZodType<Product> = entity({
   attached_custom_fields: z.array(attachedCustomFieldSchema),
 })
 
-/** The product as a checkout shows it: no metadata or attached fields (SPEC §3). */
+/** The product as a checkout shows it: no metadata or attached fields. */
 export const checkoutProductSchema: z.ZodType<CheckoutProduct> = entity({
   ...productFields,
   benefits: z.array(publicBenefitSchema),

@@ -60,7 +60,7 @@ describe('entity schemas', () => {
     })
   })
 
-  it('reads every amount type of SPEC §3, free and legacy included, and keeps a new one', () => {
+  it('reads every amount type, free and legacy included, and keeps a new one', () => {
     const fixed = productPriceSchema.parse({ ...price, amount_type: 'fixed', price_amount: 900, type: 'recurring', recurring_interval: 'month', legacy: true })
     expect(fixed).toMatchObject({ amountType: 'fixed', priceAmount: 900, legacy: true, recurringInterval: 'month' })
     expect(productPriceSchema.parse({ ...price, amount_type: 'free' })).toMatchObject({ amountType: 'free' })

@@ -1,7 +1,7 @@
 /**
  * @module
- * Subscriptions (SPEC §3 "Subscription", "Order subscription"; §4
- * "Subscription status"). The lifecycle events (created, active, updated,
+ * Subscriptions, the subscription snapshot inside an order, and the
+ * subscription status. The lifecycle events (created, active, updated,
  * canceled, uncanceled, revoked) all carry the whole subscription.
  */
 import { z } from 'zod'
@@ -15,7 +15,7 @@ export type CancellationReason = Open<
   'customer_service' | 'low_quality' | 'missing_features' | 'switched_service' | 'too_complex' | 'too_expensive' | 'unused' | 'other'
 >
 
-/** SPEC §3 "Order subscription": the fields every view of a subscription has. */
+/** The fields every view of a subscription has (an order embeds just these). */
 export interface OrderSubscription {
   [field: string]: unknown
   id: string
@@ -42,7 +42,7 @@ export interface OrderSubscription {
   customFieldData?: CustomFieldData
 }
 
-/** SPEC §3 "Subscription", with its customer, product, discount, prices and meters. */
+/** A subscription, with its customer, product, discount, prices and meters. */
 export interface Subscription extends OrderSubscription {
   customer: Customer
   product: Product
@@ -90,7 +90,7 @@ const subscriptionFields = {
   custom_field_data: customFieldData.optional(),
 }
 
-/** SPEC §3 "Order subscription": a snapshot taken when the order was made. */
+/** The subscription inside an order: a snapshot taken when the order was made. */
 export const orderSubscriptionSchema: z.ZodType<OrderSubscription> = entity(subscriptionFields)
 
 /**

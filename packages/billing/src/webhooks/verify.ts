@@ -1,15 +1,16 @@
 /**
  * @module
  * Signature verification of incoming webhooks (Standard Webhooks: headers
- * webhook-id, webhook-timestamp, webhook-signature; SPEC §5 "Webhooks and
- * shapes"). The HMAC is the `standardwebhooks` package's; this module adds
- * what its `verify` cannot be told: the time comes from the auth's clock
+ * webhook-id, webhook-timestamp, webhook-signature;
+ * docs/billing.md#secrets-and-verification). The HMAC is the
+ * `standardwebhooks` package's; this module adds what its `verify` cannot
+ * be told: the time comes from the auth's clock
  * (tests move it) and the tolerance is configurable, and each secret is
  * tried under both of the platform's key schemes:
  *
- * - the older scheme (SPEC §5: "the signing secret is base64-encoded before
- *   use"): the platform's SDK base64-encodes the whole secret for a verifier
- *   that decodes it again, so the HMAC key is the secret's own UTF-8 bytes;
+ * - the older scheme (the signing secret is base64-encoded before use): the
+ *   platform's SDK base64-encodes the whole secret for a verifier that
+ *   decodes it again, so the HMAC key is the secret's own UTF-8 bytes;
  * - the Standard Webhooks scheme: the key is the base64 after `whsec_`.
  *
  * Every `v1` signature in the header is compared (key rotation sends
@@ -35,7 +36,7 @@ export interface WebhookKey {
 export function webhookKeys(secrets: readonly string[]): WebhookKey[] {
   const keys: WebhookKey[] = []
   for (const secret of secrets) {
-    // The secret's UTF-8 bytes in base64, decoded again by the verifier (SPEC §5), rather than the bytes
+    // The secret's UTF-8 bytes in base64, decoded again by the verifier, rather than the bytes
     // with `format: 'raw'`: that option tells bytes by `instanceof Uint8Array`, which is false for bytes
     // of another realm (TextEncoder's under a jsdom test environment), and then misreads them as text.
     keys.push({ scheme: 'secret-bytes', webhook: new Webhook(utf8Base64(secret)) })

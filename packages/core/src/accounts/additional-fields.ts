@@ -1,6 +1,6 @@
 /**
  * @module
- * Additional user fields from request bodies (SPEC §5 "Account changes"):
+ * Additional user fields from request bodies (docs/accounts.md#updating-the-user):
  * only configured fields pass, fields marked `input: false` are ignored,
  * values must have the field's type, and on create a required field without
  * a default must be present ("{field} is required").

@@ -1,7 +1,7 @@
 /**
  * @module
  * Email addresses: validated with zod's email rule, stored and compared
- * lowercase (SPEC §3: "email (unique, stored lowercase)").
+ * lowercase (the user email is unique and stored lowercase: docs/core.md#tables).
  */
 import { z } from 'zod'
 

@@ -2,12 +2,14 @@
  * @module
  * The password service of one `createAuth`: the configured (or default
  * scrypt) hasher, the timing-safe verifier for unknown users, and the length
- * policy of SPEC §5 (8..128 by default; too long is refused, never truncated).
+ * policy (8..128 by default; too long is refused, never truncated:
+ * docs/passwords.md#no-truncation). It takes only the `emailAndPassword`
+ * group, so it sits below the options and context types that name it.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import type { GatehouseOptions } from '../options.js'
 import { createTimingSafeVerifier, defaultPasswordHasher, type PasswordHasher } from '../password/index.js'
+import type { EmailAndPasswordOptions } from '../types/options.js'
 
 export interface PasswordService {
   hash(password: string): Promise<string>
@@ -20,7 +22,7 @@ export interface PasswordService {
   prepare(): Promise<void>
 }
 
-export function createPasswordService(options: GatehouseOptions): PasswordService {
+export function createPasswordService(options: { readonly emailAndPassword?: EmailAndPasswordOptions | undefined }): PasswordService {
   const configured = options.emailAndPassword?.password
   const hasher: PasswordHasher = {
     hash: configured?.hash ?? defaultPasswordHasher.hash,

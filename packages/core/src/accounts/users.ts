@@ -29,7 +29,7 @@ export function findUserById(db: Store, id: string): Promise<User | null> {
   return db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: id } })
 }
 
-/** The email-and-password account of a user (providerId "credential", SPEC §3). */
+/** The email-and-password account of a user (providerId "credential", docs/core.md#tables). */
 export function findCredentialAccount(db: Store, userId: string): Promise<Account | null> {
   return db.findOne<Account & Row>({
     model: 'account',

@@ -29,7 +29,7 @@ export interface CookieAttributes {
   partitioned?: boolean
 }
 
-/** SPEC §9 and RFC 6265bis §5.5: browsers cap cookie lifetimes at 400 days anyway. */
+/** RFC 6265bis §5.5: browsers cap cookie lifetimes at 400 days anyway. */
 export const MAX_COOKIE_AGE_SECONDS = 400 * 24 * 60 * 60
 
 /** RFC 6265 §4.1.1 cookie-name is an RFC 2616 token. */

@@ -7,7 +7,7 @@
  * origin, so a network attacker on plain HTTP (or a sibling site over HTTP) cannot
  * plant or overwrite our session cookie. Defaults are `HttpOnly` (scripts, and so
  * XSS, cannot read the token), `SameSite=Lax` (no cookie on cross-site POSTs, a
- * first CSRF barrier beside the origin check of SPEC §5) and `Path=/`.
+ * first CSRF barrier beside the origin check, docs/security.md) and `Path=/`.
  *
  * Signed values are `value.signature` with an HMAC-SHA256 signature (see
  * `crypto/hmac.ts`), so a cookie that was tampered with, or forged without the
@@ -21,9 +21,9 @@ import { type CookieAttributes, serializeCookie } from './cookie-header.js'
 export interface CookieDefinition {
   readonly name: string
   readonly attributes: Readonly<CookieAttributes>
-  /** A `Set-Cookie` value; without a lifetime it is a browser-session cookie (SPEC §9, remember-me off). */
+  /** A `Set-Cookie` value; without a lifetime it is a browser-session cookie (remember-me off). */
   serialize(value: string, lifetime?: { maxAge?: number; expires?: Date }): string
-  /** A `Set-Cookie` value that deletes the cookie (empty, Max-Age=0; SPEC §9 sign-out). */
+  /** A `Set-Cookie` value that deletes the cookie (empty, Max-Age=0, as sign-out does). */
   clear(): string
 }
 

@@ -108,7 +108,7 @@ describe('generateToken', () => {
     expect(generateToken(seededRandom('t'))).toBe(generateToken(seededRandom('t')))
   })
 
-  it('accepts the SPEC §9 token shapes', () => {
+  it('accepts the documented token shapes (reset, delete-account, session)', () => {
     expect(generateToken(cryptoRandom, 24)).toMatch(/^[a-zA-Z0-9]{24}$/)
     expect(generateToken(cryptoRandom, 32, LOWERCASE_ALPHANUMERIC)).toMatch(/^[a-z0-9]{32}$/)
     expect(generateToken(cryptoRandom, 128)).toHaveLength(128)

@@ -16,7 +16,7 @@ import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 /** Letters and digits: 62 characters, about 5.95 bits each. */
 export const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 
-/** Lowercase letters and digits: 36 characters, about 5.17 bits each (SPEC §9 delete-account token). */
+/** Lowercase letters and digits: 36 characters, about 5.17 bits each (the delete-account token). */
 export const LOWERCASE_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 /** The least entropy a bearer token may carry, in bits. */
@@ -148,7 +148,7 @@ export function entropyBits(length: number, alphabet: string = ALPHANUMERIC): nu
  *
  * @example
  * const token = generateToken(ctx.random)             // 32 chars, ~190 bits
- * const resetToken = generateToken(ctx.random, 24)    // SPEC §9: 24 letters and digits, ~143 bits
+ * const resetToken = generateToken(ctx.random, 24)    // a reset token: 24 letters and digits, ~143 bits
  * const deleteToken = generateToken(ctx.random, 32, LOWERCASE_ALPHANUMERIC)
  */
 export function generateToken(random: Random, length = 32, alphabet: string = ALPHANUMERIC): string {

@@ -5,7 +5,7 @@
  * compile (SQL) or look up (in memory). Every adapter calls it first, so a
  * misspelt model or field fails loudly the same way everywhere instead of
  * joining nothing. get-session reads a session with its user through one
- * join (SPEC §3: session.userId → user.id).
+ * join (session.userId → user.id).
  */
 import type { JoinSpec, Joins } from './adapter.js'
 import { getModel, type FieldDefinition, type Schema } from './schema.js'

@@ -1,7 +1,7 @@
 /**
  * @module
  * The database schema as data: models, their fields and constraints. Core's
- * tables (SPEC §3 "Identity entities"), every plugin's tables and the
+ * tables (docs/core.md#tables), every plugin's tables and the
  * application's additional fields are merged into one `Schema`, which the
  * adapters and the migrator read. Every model has an implicit string primary
  * key `id`. Besides single-field `unique`, a model may list composite unique
@@ -30,9 +30,9 @@ export interface FieldDefinition {
   readonly bigint?: boolean
   /** Column name when it differs from the field name. */
   readonly columnName?: string
-  /** Strings are stored lowercased (SPEC §3: user email), whoever writes them. */
+  /** Strings are stored lowercased (the user email), whoever writes them, so case never makes two rows. */
   readonly lowercase?: boolean
-  /** False: clients cannot set the field through request bodies (SPEC §5 "Account changes"). */
+  /** False: clients cannot set the field through request bodies (docs/accounts.md#updating-the-user). */
   readonly input?: boolean
   /** False: the field is never sent back in responses. */
   readonly returned?: boolean
@@ -70,7 +70,7 @@ export type SchemaExtension = Readonly<
   >
 >
 
-/** SPEC §3 "Identity entities". */
+/** Core's own tables (docs/core.md#tables). */
 export const coreSchema = {
   user: {
     fields: {

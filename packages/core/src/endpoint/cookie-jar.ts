@@ -18,7 +18,7 @@ export interface CookieNames {
 }
 
 export interface CookieLifetime {
-  /** Seconds; omit both for a browser-session cookie (SPEC §9, remember-me off). */
+  /** Seconds; omit both for a browser-session cookie (remember-me off). */
   readonly maxAge?: number
   readonly expires?: Date
   /** Attributes over the policy's defaults for this one cookie. */
@@ -35,7 +35,7 @@ export interface CookieJar {
   getSigned(short: string): string | null
   set(short: string, value: string, lifetime?: CookieLifetime): void
   setSigned(short: string, value: string, lifetime?: CookieLifetime): void
-  /** Clears a cookie: empty value, Max-Age 0 (SPEC §9). */
+  /** Clears a cookie: empty value, Max-Age 0. */
   delete(short: string): void
   /** The Set-Cookie lines to send, in order. */
   readonly outgoing: readonly string[]

@@ -1,19 +1,18 @@
 /**
  * @module
  * Endpoints as data. `defineEndpoint` records the method, the wire path
- * (SPEC §7), the zod schemas of the input and a handler that is a pure
- * function of its context. The same definition serves HTTP requests through
- * `auth.handler` and server-side calls through `auth.api`.
+ * (docs/reference/routes.md), the zod schemas of the input and a handler that
+ * is a pure function of its context. The same definition serves HTTP
+ * requests through `auth.handler` and server-side calls through `auth.api`.
+ * `AnyEndpoint`, `EndpointMap` and `Middleware` name the contexts, so they
+ * live in `types/contract.ts`; the leaf types in `types/endpoint.ts`.
  */
 import type { z } from 'zod'
-import type { EndpointContext } from './context.js'
+import type { AnyEndpoint, EndpointContext, Middleware } from '../types/contract.js'
+import type { EndpointMetadata, Method, Schema } from '../types/endpoint.js'
 
-export type Method = 'GET' | 'POST'
-
-export type Schema = z.ZodType
-
-/** What a middleware adds to the handler's context (a session, say). */
-export type Middleware<Out extends object = object> = (ctx: EndpointContext) => Promise<Out> | Out
+export type { AnyEndpoint, EndpointMap, Middleware } from '../types/contract.js'
+export type { EndpointMetadata, Method, Schema } from '../types/endpoint.js'
 
 /** The context additions of a list of middlewares: each one's result, merged. */
 export type UseResult<U extends readonly Middleware[]> = U extends readonly [
@@ -24,17 +23,6 @@ export type UseResult<U extends readonly Middleware[]> = U extends readonly [
   : unknown
 
 type Parsed<S> = S extends Schema ? z.output<S> : undefined
-
-export interface EndpointMetadata {
-  /** Exempt from the origin check: for callers that are not browsers (webhooks). */
-  readonly skipOriginCheck?: boolean
-  /** Hand the handler the raw body text instead of parsed JSON (signature checks). */
-  readonly rawBody?: boolean
-  /** Largest accepted request body in bytes. Default 1 MiB. */
-  readonly maxBodyBytes?: number
-  /** Exempt from rate limiting. */
-  readonly skipRateLimit?: boolean
-}
 
 export interface EndpointDefinition<
   B extends Schema | undefined = Schema | undefined,
@@ -48,7 +36,7 @@ export interface EndpointDefinition<
   readonly body?: B
   readonly query?: Q
   readonly use?: U
-  /** Callable only through `auth.api`, never routed (SPEC §7 set-password). */
+  /** Callable only through `auth.api`, never routed (set-password: docs/accounts.md#changing-and-setting-a-password). */
   readonly serverOnly?: boolean
   readonly metadata?: EndpointMetadata
   readonly handler: (ctx: EndpointContext<Parsed<B>, Parsed<Q>> & UseResult<U>) => Promise<R> | R
@@ -60,22 +48,6 @@ export type Endpoint<
   U extends readonly Middleware[] = readonly Middleware[],
   R = unknown,
 > = EndpointDefinition<B, Q, U, R> & { readonly kind: 'endpoint' }
-
-/** An endpoint of any input and output, as plugins and the router hold them. */
-export type AnyEndpoint = {
-  readonly kind: 'endpoint'
-  readonly method: Method | readonly Method[]
-  readonly path: string
-  readonly body?: Schema | undefined
-  readonly query?: Schema | undefined
-  readonly use?: readonly Middleware[] | undefined
-  readonly serverOnly?: boolean | undefined
-  readonly metadata?: EndpointMetadata | undefined
-  // Parameter bivariance lets endpoints with narrower contexts be stored here.
-  handler(ctx: never): unknown
-}
-
-export type EndpointMap = Readonly<Record<string, AnyEndpoint>>
 
 /**
  * @example

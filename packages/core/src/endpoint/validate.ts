@@ -1,8 +1,9 @@
 /**
  * @module
  * Input validation: zod parses body and query; a failure is a 400 whose
- * message names the field. Redirect targets (SPEC §5 "URLs and origin") are
- * checked here once for every endpoint, so no route can forget it.
+ * message names the field. Redirect targets
+ * (docs/security.md#redirect-targets-securityredirectsts) are checked here
+ * once for every endpoint, so no route can forget it.
  */
 import type { z } from 'zod'
 import { AuthError, type ErrorDefinition } from '../errors/catalogue.js'
@@ -24,7 +25,7 @@ export function parseInput(schema: z.ZodType | undefined, value: unknown, where:
   })
 }
 
-/** SPEC §5: each redirect-bearing field has its own 403 message. */
+/** Each redirect-bearing field has its own 403 message, naming the field. */
 const redirectFields: ReadonlyArray<readonly [string, ErrorDefinition]> = [
   ['callbackURL', CoreErrors.INVALID_CALLBACK_URL],
   ['redirectTo', CoreErrors.INVALID_REDIRECT_URL],

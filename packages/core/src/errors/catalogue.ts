@@ -1,11 +1,11 @@
 /**
  * @module
  * The typed error catalogue. Every package declares its errors once, with the
- * HTTP status attached to the code and the message exactly as SPEC §8 words it;
+ * HTTP status attached to the code and one fixed message (docs/core.md#errors);
  * a throw site names a code and never picks a status.
  */
 
-/** SPEC §8 "Status mapping", with the numbers the spec leaves out filled in from RFC 9110. */
+/** Status names and numbers as RFC 9110 §15 defines them. */
 export const HttpStatus = {
   OK: 200,
   FOUND: 302,

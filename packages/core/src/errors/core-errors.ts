@@ -1,6 +1,6 @@
 /**
  * @module
- * Core's error catalogue: the messages of SPEC §8 that core's routes raise,
+ * Core's error catalogue: the messages core's routes raise (docs/core.md#errors),
  * plus the runtime's own (validation, routing, origin, rate limit).
  */
 import { defineErrors } from './catalogue.js'
@@ -18,7 +18,7 @@ export const CoreErrors = defineErrors({
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
   SERVER_ONLY: { status: 404, message: 'Not found' },
 
-  // SPEC §5 "URLs and origin"
+  // Origin and redirect targets (docs/security.md#trusted-origins-securityoriginsts)
   INVALID_ORIGIN: { status: 403, message: 'Invalid origin' },
   MISSING_ORIGIN: { status: 403, message: 'Missing or null Origin' },
   INVALID_CALLBACK_URL: { status: 403, message: 'Invalid callbackURL' },
@@ -26,7 +26,7 @@ export const CoreErrors = defineErrors({
   INVALID_ERROR_CALLBACK_URL: { status: 403, message: 'Invalid errorCallbackURL' },
   INVALID_NEW_USER_CALLBACK_URL: { status: 403, message: 'Invalid newUserCallbackURL' },
 
-  // SPEC §8 "Messages"
+  // Sign-in, sessions and accounts
   USER_NOT_FOUND: { status: 404, message: 'User not found' },
   FAILED_TO_CREATE_USER: { status: 422, message: 'Failed to create user' },
   FAILED_TO_CREATE_SESSION: { status: 400, message: 'Failed to create session' },
@@ -73,14 +73,14 @@ export const CoreErrors = defineErrors({
   LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
 
-  // Account changes (SPEC §5): messages the spec names without listing them in §8, and the ones it leaves to us.
+  // Account changes (docs/accounts.md#profile-email-change-deletion-and-linked-accounts)
   EMAIL_IS_THE_SAME: { status: 400, message: 'Email is the same' },
   COULDNT_UPDATE_EMAIL: { status: 400, message: "Couldn't update your email" },
   NO_FIELDS_TO_UPDATE: { status: 400, message: 'No fields to update' },
-  // SPEC §6: delete-user exists only when enabled, so a disabled one answers like an unknown route.
+  // delete-user exists only when enabled, so a disabled one answers like an unknown route.
   DELETE_USER_DISABLED: { status: 404, message: 'Delete user is disabled' },
   FAILED_TO_SEND_EMAIL: { status: 500, message: 'Failed to send email' },
-  // send-verification-email with a session (SPEC §5 "Account changes": the email must be the user's own and unverified)
+  // send-verification-email with a session: the email must be the user's own and unverified
   EMAIL_MISMATCH: { status: 400, message: 'Email mismatch' },
   EMAIL_ALREADY_VERIFIED: { status: 400, message: 'Email is already verified' },
 })

@@ -48,8 +48,8 @@ export interface TimingSafeVerifier {
 
 /**
  * Wraps a hasher so that "Invalid email or password" takes the same work
- * whether or not the email exists (SPEC §5: "A password hash is still computed
- * for an unknown user"; prevents account enumeration by timing). The dummy hash
+ * whether or not the email exists (docs/passwords.md#same-cost-for-unknown-users;
+ * prevents account enumeration by timing). The dummy hash
  * is made once, lazily, by the same hasher, so it has the same parameters and
  * cost as real hashes, including a replaced hasher's.
  *

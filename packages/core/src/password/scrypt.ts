@@ -12,7 +12,7 @@
  *
  * The whole UTF-8 encoding is hashed, whatever its length: unlike bcrypt's
  * 72-byte limit, nothing past some length is silently ignored. Length limits
- * are policy and are checked by the endpoints (SPEC §6, "Password too long").
+ * are policy and are checked by the endpoints ("Password too long": docs/passwords.md#no-truncation).
  */
 
 import { utf8ToBytes } from '@noble/hashes/utils.js'

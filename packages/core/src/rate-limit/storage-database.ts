@@ -1,6 +1,6 @@
 /**
  * @module
- * Rate-limit counters in the `rateLimit` table (SPEC §3: key, count,
+ * Rate-limit counters in the `rateLimit` table (docs/core.md#tables: key, count,
  * lastRequest = the window's start in epoch ms), for deployments with several
  * processes and no secondary storage. It speaks only the adapter contract, so
  * it works on every backend, and needs no transactions: every write is a

@@ -1,6 +1,6 @@
 /**
  * @module
- * Trusted origins (SPEC §5 "URLs and origin"): which sites may send us
+ * Trusted origins (docs/security.md#trusted-origins-securityoriginsts): which sites may send us
  * cookie-bearing POSTs and which absolute URLs we may redirect to.
  *
  * Everything is compared on parsed values (scheme, hostname, port), never on

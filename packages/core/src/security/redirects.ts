@@ -1,6 +1,6 @@
 /**
  * @module
- * Redirect target validation (SPEC §5 "URLs and origin"): a callbackURL,
+ * Redirect target validation (docs/security.md#redirect-targets-securityredirectsts): a callbackURL,
  * redirectURL, errorCallbackURL or newUserCallbackURL must be a safe relative
  * path or an absolute URL on a trusted origin; anything else is an open
  * redirect, which turns our sign-in page into a phishing launcher. The endpoint

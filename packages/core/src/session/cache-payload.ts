@@ -1,6 +1,6 @@
 /**
  * @module
- * The body of the `session_data` cookie (SPEC §9 cookie cache): the
+ * The body of the `session_data` cookie (the cookie cache of docs/sessions.md): the
  * {session, user} and the cache's own expiry, as base64url JSON, signed by
  * the cookie jar.
  *

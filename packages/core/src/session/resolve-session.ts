@@ -1,7 +1,8 @@
 /**
  * @module
- * Finds the caller's session (SPEC §4 "Session"): from the cookie cache when
- * allowed, else from secondary storage or the database. An expired session is
+ * Finds the caller's session (docs/sessions.md#reading-a-session-get-get-session):
+ * from the cookie cache when allowed, else from secondary storage or the
+ * database. An expired session is
  * deleted and its cookies cleared; a session whose last update is older than
  * `updateAge` is extended, unless the do-not-remember cookie is set or the
  * caller asked not to refresh.
@@ -52,7 +53,7 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
   const due = now - found.session.updatedAt.getTime() >= settings.updateAge * 1000
   if (due && !options.disableRefresh && !isDontRemember(ctx)) {
     const refreshed = await refreshSession(auth, found)
-    // SPEC §7 get-session: 401 if refresh fails (the session vanished under us).
+    // get-session answers 401 when the refresh fails (the session vanished under us).
     if (!refreshed) {
       clearSessionCookies(ctx)
       throw new AuthError(CoreErrors.FAILED_TO_GET_SESSION)
@@ -65,7 +66,7 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
 }
 
 /**
- * SPEC §6: a fresh session is a recent one, within `freshAge`; 0 turns the
+ * A fresh session is a recent one, within `freshAge`; 0 turns the
  * check off. Recency is measured from the session's creation, i.e. from when
  * the user last proved who they are: `updatedAt` moves on every refresh
  * (with the default ages a daily visitor would stay "fresh" forever), so it

@@ -1,6 +1,6 @@
 /**
  * @module
- * The session's cookies (SPEC §3, §9): `session_token` carries the signed
+ * The session's cookies (docs/sessions.md#what-is-stored-where): `session_token` carries the signed
  * token; `dont_remember` marks a browser-session login (rememberMe off);
  * `session_data` is the optional cookie cache — the signed {session, user}
  * with its own short expiry, kept under the ~4093-character cookie limit.
@@ -13,7 +13,7 @@ import { hashSessionToken } from './session-store.js'
 import { sessionOptions } from './session-options.js'
 import type { Session, SessionWithUser, User } from './types.js'
 
-/** Browsers drop a cookie whose name=value and attributes pass 4096 bytes; SPEC §9 puts the limit at about 4093. */
+/** Browsers drop a cookie whose name=value and attributes pass 4096 bytes; 4093 keeps a small margin. */
 export const COOKIE_CACHE_SIZE_LIMIT = 4093
 
 type Ctx = Pick<EndpointContext, 'cookies' | 'clock' | 'options' | 'auth'>
@@ -35,7 +35,7 @@ export function setSessionCookies(
   const { expiresIn } = sessionOptions(ctx.options)
   const dontRemember = options.dontRemember ?? isDontRemember(ctx)
   if (dontRemember) {
-    // No Max-Age: the browser forgets the cookie when it closes (SPEC §9).
+    // No Max-Age: the browser forgets the cookie when it closes (rememberMe: false).
     ctx.cookies.setSigned('session_token', data.token)
     ctx.cookies.setSigned('dont_remember', 'true')
   } else {

@@ -1,8 +1,9 @@
 /**
  * @module
- * Session lifetimes (SPEC §4 "Session", §9). Values are seconds.
+ * Session lifetimes (docs/sessions.md#lifetimes-seconds). Values are seconds.
+ * A leaf: the resolver takes only the `session` group, so the options type,
+ * which holds these, never needs importing here.
  */
-import type { GatehouseOptions } from '../options.js'
 
 export interface SessionOptions {
   /** Lifetime of a session. Default 7 days. */
@@ -24,7 +25,7 @@ export interface ResolvedSessionOptions {
 
 const DAY = 24 * 60 * 60
 
-export function sessionOptions(options: GatehouseOptions): ResolvedSessionOptions {
+export function sessionOptions(options: { readonly session?: SessionOptions | undefined }): ResolvedSessionOptions {
   const session = options.session ?? {}
   return {
     expiresIn: session.expiresIn ?? 7 * DAY,

@@ -1,7 +1,7 @@
 /**
  * @module
  * Sessions in the database, mirrored in secondary storage when one is
- * configured (SPEC §3, §9). The client holds a random token of 190 bits; the
+ * configured (docs/sessions.md#what-is-stored-where). The client holds a random token of 190 bits; the
  * database holds only its SHA-256, so a dump of the session table yields no
  * usable session. Reads go to secondary storage first, then to the database
  * with one query (session joined with its user).
@@ -77,7 +77,7 @@ export async function findSession(ctx: Ctx, token: string): Promise<SessionWithU
   return result
 }
 
-/** Extends a session to `now + expiresIn` (SPEC §4 refresh); null when it no longer exists. */
+/** Extends a session to `now + expiresIn` (the refresh past `updateAge`); null when it no longer exists. */
 export async function refreshSession(ctx: Ctx, current: SessionWithUser): Promise<SessionWithUser | null> {
   const now = ctx.clock.now()
   const { expiresIn } = sessionOptions(ctx.options)
@@ -126,7 +126,7 @@ export async function refreshUserInStorage(ctx: Ctx, user: User): Promise<void> 
   await Promise.all(sessions.map((session) => mirror(ctx, { session, user: publicRow(ctx.schema, 'user', user as User & Row) })))
 }
 
-/** Secondary storage keeps each entry for the session's remaining lifetime (SPEC §9). */
+/** Secondary storage keeps each entry for the session's remaining lifetime, so it never outlives the row. */
 async function mirror(ctx: Ctx, value: SessionWithUser): Promise<void> {
   if (!ctx.secondaryStorage) return
   const remaining = Math.floor((value.session.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000)

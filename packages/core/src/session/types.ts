@@ -1,6 +1,6 @@
 /**
  * @module
- * The shapes of SPEC §3 "Identity entities" as handlers and `api` see them.
+ * The rows of the core tables (docs/core.md#tables) as handlers and `api` see them.
  * `session.token` is the SHA-256 of the cookie's token: a handle that names a
  * session (list, revoke) but cannot be used as one.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * An in-process `SecondaryStorage` (SPEC §3, §9) for tests and single-process
+ * An in-process `SecondaryStorage` (docs/secondary-storage.md) for tests and single-process
  * servers. Entries live in one `Map`, whose insertion order doubles as the
  * age order for eviction. Memory stays bounded two ways: expired entries are
  * dropped when read and swept in bulk every few hundred writes, and a

@@ -1,6 +1,6 @@
 /**
  * @module
- * The secondary storage contract (SPEC §3, §9): a key-value store with
+ * The secondary storage contract (docs/secondary-storage.md): a key-value store with
  * expiry, used for sessions and rate limits when configured. Redis is the
  * usual backend (`@gatehouse/core/storage/redis`); `memoryStorage()` serves
  * tests and single-process servers.

@@ -1,7 +1,7 @@
 /**
  * @module
  * The secondary storage conformance suite: what every `SecondaryStorage`
- * backend must do for sessions and rate limits to be safe on it (SPEC §3, §9).
+ * backend must do for sessions and rate limits to be safe on it (docs/secondary-storage.md).
  * A storage author registers it inside a vitest file; tests that do not apply
  * are skipped by name, with the reason printed in the test title.
  *

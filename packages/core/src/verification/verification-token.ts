@@ -1,6 +1,6 @@
 /**
  * @module
- * Single-use random tokens kept in the verification table (SPEC §3): the
+ * Single-use random tokens kept in the verification table (docs/core.md#tables): the
  * password-reset token ("reset-password:{token}") and the delete-account
  * token ("delete-account-{token}"). The identifier stores the token's SHA-256,
  * not the token, so a database dump holds no usable link. The purpose prefix
@@ -16,9 +16,9 @@ import type { AuthContext } from '../endpoint/context.js'
 export type TokenPurpose = 'reset-password' | 'delete-account'
 
 const purposes: Record<TokenPurpose, { prefix: string; length: number; alphabet?: string }> = {
-  // SPEC §9: 24 random letters and digits.
+  // 24 letters and digits, ~143 bits (docs/accounts.md#password-reset).
   'reset-password': { prefix: 'reset-password:', length: 24 },
-  // SPEC §9: 32 digits and lowercase letters.
+  // 32 digits and lowercase letters, ~165 bits (docs/accounts.md#deleting-the-user).
   'delete-account': { prefix: 'delete-account-', length: 32, alphabet: LOWERCASE_ALPHANUMERIC },
 }
 

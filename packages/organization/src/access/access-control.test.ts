@@ -20,7 +20,7 @@ describe('createAccessControl', () => {
   })
 })
 
-describe('default roles (SPEC §6)', () => {
+describe('default roles (owner, admin, member)', () => {
   const can = (role: string, permissions: Record<string, string[]>) => hasPermission({ roles: defaultRoles, role, permissions })
 
   it('owner may update and delete the organization; admin may only update it; member neither', () => {

@@ -3,7 +3,7 @@
  * Access control as data: a statement lists, per resource, the actions that
  * exist; a role grants a subset of them. Both are plain objects checked when
  * they are made, so a misspelt action fails at start-up instead of silently
- * granting nothing (SPEC §6 "Organization roles").
+ * granting nothing (docs/organization.md#roles-and-permissions).
  */
 
 /** Resources and the actions each one has: `{ organization: ['update', 'delete'] }`. */

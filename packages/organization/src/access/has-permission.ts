@@ -2,7 +2,7 @@
  * @module
  * The one permission question: do a member's roles, taken together, grant
  * every requested action? A member may hold several roles joined by commas
- * (SPEC §3 member.role); the grant is their union, so `admin,auditor` may do
+ * (`member.role`); the grant is their union, so `admin,auditor` may do
  * whatever either role may. Roles the application does not define grant
  * nothing rather than failing, so removing a role from the code never
  * escalates anyone.

@@ -1,6 +1,6 @@
 /**
  * @module
- * The library's default permission sets (SPEC §6 "Organization roles"):
+ * The default permission sets (docs/organization.md#roles-and-permissions):
  * owner may update and delete the organization, admin may update it, member
  * has none; admin and owner may create, update and delete members and
  * teams, and create or cancel invitations. `ac` covers roles created at run

@@ -1,6 +1,6 @@
 /**
  * @module
- * What the organization routes answer (SPEC §3 "Organization entities"), as
+ * What the organization routes answer (docs/organization.md#routes), as
  * zod/mini schemas the client checks responses against. Known fields are
  * checked and Dates revived from their JSON text; other fields pass through,
  * so a server with more fields than this client knows still works.

@@ -1,7 +1,8 @@
 /**
  * @module
  * The plugin's endpoint map: the key is the `auth.api` method, each
- * endpoint's path the wire route under `/organization/...` (SPEC §7).
+ * endpoint's path the wire route under `/organization/...`
+ * (docs/reference/routes.md).
  */
 import type { ResolvedOptions } from '../options.js'
 import { checkOrganizationSlug } from './organization/check-slug.js'

@@ -1,10 +1,11 @@
 /**
  * @module
- * The active organization (and team) lives on the session row (SPEC §3
- * session.activeOrganizationId). Changing it updates the row, the caller's
- * cookie cache and the secondary-storage mirror, so the next read of the
- * session, wherever it is served from, sees the change. `updatedAt` is kept:
- * switching organizations is not a session refresh (SPEC §4 "Session").
+ * The active organization (and team) lives on the session row
+ * (`session.activeOrganizationId`, docs/organization.md#tables). Changing it
+ * updates the row, the caller's cookie cache and the secondary-storage
+ * mirror, so the next read of the session, wherever it is served from, sees
+ * the change. `updatedAt` is kept: switching organizations is not a session
+ * refresh (docs/sessions.md#lifetimes-seconds).
  */
 import { refreshUserInStorage, setCookieCache, type Row, type Session, type User } from '@gatehouse/core'
 import type { ResolvedOptions } from '../options.js'
@@ -30,8 +31,8 @@ export async function setActive(ctx: SessionContext, options: ResolvedOptions, f
 
 /**
  * Clears the active organization on every session that has `organizationId`
- * active, or only on `userId`'s sessions (SPEC §4 "Membership and
- * organization": leaving, being removed, deleting the organization).
+ * active, or only on `userId`'s sessions (leaving, being removed, deleting
+ * the organization: docs/organization.md#behaviour).
  */
 export function clearActive(
   ctx: OrgContext & { readonly session?: SessionContext['session'] },

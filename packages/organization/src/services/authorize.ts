@@ -3,7 +3,7 @@
  * The one permission check. Every protected route asks `authorize` (through
  * `requirePermission`) and has-permission answers the client with it, so the
  * server and the client can never disagree about what a member may do
- * (SPEC §6 "Permission checks by role"). The answer is a value; routes turn
+ * (docs/organization.md#roles-and-permissions). The answer is a value; routes turn
  * it into their own error message.
  */
 import { AuthError, type ErrorDefinition, type Store } from '@gatehouse/core'
@@ -50,7 +50,7 @@ export async function requirePermission(
   throw new AuthError(input.denied)
 }
 
-/** The caller's member row (SPEC §6: listing invitations or teams needs membership only). */
+/** The caller's member row: listing invitations or teams needs membership only (docs/organization.md#behaviour). */
 export async function requireMember(db: Store, options: ResolvedOptions, organizationId: string, userId: string): Promise<Member> {
   const result = await authorize(db, options, { organizationId, userId, permissions: {} })
   // An empty request is granted to every member, so only "not a member" can fail here.

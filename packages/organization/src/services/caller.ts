@@ -15,7 +15,7 @@ export type OrgContext = Pick<EndpointContext, 'db' | 'auth' | 'clock' | 'cookie
 /** A route context with a session (after `sessionMiddleware`). */
 export type SessionContext = OrgContext & { readonly session: SessionWithUser }
 
-/** The session's active organization id, or null (SPEC §3 session.activeOrganizationId). */
+/** The session's active organization id, or null (`session.activeOrganizationId`). */
 export function activeOrganizationId(session: SessionWithUser): string | null {
   const value = session.session.activeOrganizationId
   return typeof value === 'string' && value !== '' ? value : null

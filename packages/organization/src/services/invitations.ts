@@ -1,6 +1,6 @@
 /**
  * @module
- * The checks invitation recipients pass (SPEC §5 "Organizations"): the
+ * The checks invitation recipients pass (docs/organization.md#behaviour): the
  * invitation exists, is pending and unexpired; its email is the caller's,
  * compared case-insensitively; and, unless turned off, the caller's email
  * is verified — otherwise anyone who signs up with an address they do not
@@ -23,7 +23,7 @@ export async function requireOpenInvitationFor(ctx: SessionContext, options: Res
   return invitation
 }
 
-/** Pending and not yet expired (SPEC §4 "Invitation status"). */
+/** Pending and not yet expired: only such an invitation can be seen, accepted or rejected. */
 export function isOpen(invitation: Invitation, now: Date): boolean {
   return invitation.status === 'pending' && invitation.expiresAt.getTime() > now.getTime()
 }

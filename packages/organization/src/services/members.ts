@@ -1,8 +1,9 @@
 /**
  * @module
  * Membership reads shared by the routes: one member row per (organization,
- * user), the members holding the creator role (SPEC §5: the last owner can
- * neither leave nor be removed), and the membership limit (SPEC §9).
+ * user), the members holding the creator role (the last owner can neither
+ * leave nor be removed: docs/organization.md#behaviour), and the membership
+ * limit (`membershipLimit`, docs/organization.md#options).
  */
 import { AuthError, type Row, type Store, type User } from '@gatehouse/core'
 import { parseRoles } from '../access/has-permission.js'

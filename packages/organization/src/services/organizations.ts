@@ -50,7 +50,7 @@ export async function fullOrganization(db: Store, options: ResolvedOptions, orga
 
 /**
  * Deletes an organization and everything in it, inside the caller's
- * transaction (SPEC §4: members, invitations, then the organization). Rows
+ * transaction (members, invitations, then the organization: docs/organization.md#behaviour). Rows
  * are deleted through the store, so the application's delete hooks see each
  * one and may veto, which rolls the whole deletion back.
  */

@@ -1,10 +1,10 @@
 /**
  * @module
  * The one way a member leaves an organization, shared by remove-member and
- * leave: the last holder of the creator role stays (SPEC §5), the member
+ * leave: the last holder of the creator role stays (docs/organization.md#behaviour), the member
  * row and the user's team memberships in that organization go in one
  * transaction, and the organization stops being active on the user's
- * sessions (SPEC §4 "Membership and organization").
+ * sessions.
  */
 import { AuthError, type ErrorDefinition, type Row } from '@gatehouse/core'
 import type { Member, ResolvedOptions, Team } from '../options.js'

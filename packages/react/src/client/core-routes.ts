@@ -1,6 +1,6 @@
 /**
  * @module
- * Core's routes as the client calls them (SPEC §7), named the way users
+ * Core's routes as the client calls them (docs/reference/routes.md), named the way users
  * expect. Not listed: set-password (server only), the HTML error page, the
  * liveness route, and GET /reset-password/{token}, which only redirects the
  * link in a reset mail. A test compares this table with the server's
@@ -86,7 +86,7 @@ export const coreRoutes = {
     path: '/send-verification-email',
     output: statusShape,
   },
-  // SPEC §7: verify-email makes the session refresh (and may sign in).
+  // verify-email makes the session refresh (and may sign in): docs/accounts.md#email-verification.
   verifyEmail: {
     endpoint: 'verifyEmail',
     method: 'GET',

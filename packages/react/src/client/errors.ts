@@ -1,9 +1,9 @@
 /**
  * @module
  * What a failed call resolves to. A server error keeps the catalogue code,
- * status and message the server sent (SPEC §8); the client adds codes of its
+ * status and message the server sent (docs/endpoints.md#errors); the client adds codes of its
  * own for failures no server catalogue covers: a response that does not match
- * its expected shape (SPEC §8 "Handling": a client-side validation error), a
+ * its expected shape (a client-side validation error, docs/client.md#errors), a
  * request that never got an answer, and one the caller aborted.
  */
 
@@ -52,7 +52,7 @@ export type CallResult<Data, Code extends string = string> =
   | { readonly data: null; readonly error: AuthClientError<Code> }
 
 /**
- * A client-side validation error for a response of `status` (SPEC §8).
+ * A client-side validation error for a response of `status` (docs/client.md#errors).
  *
  * @example
  * return { data: null, error: shapeError(200, [{ path: 'response.user.id', message: 'expected string' }]) }

@@ -1,7 +1,7 @@
 /**
  * @module
- * The shapes of core's answers (SPEC §3, §7), as zod/mini schemas the client
- * checks every response against. They check the fields core always sends and
+ * The shapes of core's answers (docs/reference/routes.md, docs/core.md#tables),
+ * as zod/mini schemas the client checks every response against. They check the fields core always sends and
  * let any other field through untouched (additional user and session fields,
  * plugin fields), and turn the ISO timestamps that JSON made of the server's
  * Dates back into Dates, so the values match the server's types.
@@ -23,7 +23,7 @@ export const isoDate = z.pipe(
 )
 
 /**
- * SPEC §3 user, as every answer carrying one sends it.
+ * The user, as every answer carrying one sends it.
  *
  * @example
  * const signUpShape = z.looseObject({ token: z.nullable(z.string()), user: userShape })
@@ -39,7 +39,7 @@ export const userShape = z.looseObject({
 })
 
 /**
- * SPEC §3 session. `token` is the stored hash, a handle for revoke-session.
+ * The session. `token` is the stored hash, a handle for revoke-session.
  *
  * @example
  * const listSessionsShape = z.array(sessionShape)
@@ -66,7 +66,7 @@ export const statusShape = z.looseObject({ status: z.boolean() })
 /** GET /get-session: `{ session, user }` or null. */
 export const sessionWithUserShape = z.nullable(z.looseObject({ session: sessionShape, user: userShape }))
 
-/** GET /list-accounts (SPEC §7). */
+/** GET /list-accounts (docs/accounts.md#linked-accounts). */
 export const linkedAccountShape = z.looseObject({
   id: z.string(),
   provider: z.string(),

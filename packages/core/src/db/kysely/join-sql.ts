@@ -2,7 +2,7 @@
  * @module
  * The SELECT behind `findOne`/`findMany` with `join`: the base table and one
  * LEFT JOIN per alias, in a single statement, so get-session reads a session
- * and its user in one round trip (SPEC §3: session.userId → user.id).
+ * and its user in one round trip (session.userId → user.id).
  *
  * Every table gets a positional alias (`t0` for the base, `t1`… for joins),
  * which lets one model be joined twice, and every selected column gets a

@@ -8,8 +8,8 @@
  *
  * Atomicity: `consume` deletes a row only if it still matches, and reports a
  * winner only when its own delete removed the row, so two concurrent
- * consumers of one single-use token never both succeed (SPEC §4 "Password
- * reset": the token is consumed once).
+ * consumers of one single-use token never both succeed (a reset token is
+ * consumed once: docs/accounts.md#password-reset).
  */
 import { sql, type CompiledQuery, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
 import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'

@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /list-accounts (SPEC §7): the caller's linked accounts as
+ * GET /list-accounts (docs/accounts.md#linked-accounts): the caller's linked accounts as
  * `{ id, provider, createdAt, updatedAt, accountId, scopes }`, oldest first.
  * `provider` is the account's providerId and `scopes` its comma-joined
  * `scope` split into a list (empty when none). The shape is built field by
@@ -11,7 +11,7 @@ import type { Account } from '../../accounts/users.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { sessionMiddleware } from '../../session/middleware.js'
 
-/** One entry of the list-accounts answer (SPEC §7). */
+/** One entry of the list-accounts answer. */
 export interface LinkedAccount {
   readonly id: string
   readonly provider: string
@@ -47,7 +47,7 @@ export const listAccounts = defineEndpoint({
   },
 })
 
-/** SPEC §3: scope is stored comma-joined. */
+/** The account row stores `scope` comma-joined (docs/core.md#tables). */
 function splitScopes(scope: string | null): string[] {
   if (!scope) return []
   return scope

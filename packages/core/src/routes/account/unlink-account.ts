@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /unlink-account {providerId, accountId?} (SPEC §5, §6, §7): removes one
+ * POST /unlink-account {providerId, accountId?} (docs/accounts.md#linked-accounts): removes one
  * of the caller's linked accounts. Needs a fresh session (403 "Session is not
  * fresh"). The account must be the caller's ("Account not found"; another
  * user's account is indistinguishable from a missing one), and the last

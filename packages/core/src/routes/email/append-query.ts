@@ -1,7 +1,7 @@
 /**
  * @module
- * Adds one query parameter to a redirect target (SPEC §8 "Handling": the
- * verify-email error is appended with `?` or `&`; SPEC §2: the reset link
+ * Adds one query parameter to a redirect target (the verify-email error is
+ * appended with `?` or `&`, docs/accounts.md#email-verification; the reset link
  * redirects with `token=` or `error=INVALID_TOKEN`). Works on relative paths
  * as well as absolute URLs, keeps an existing query and puts the parameter
  * before any `#fragment`, where a server would never see it.

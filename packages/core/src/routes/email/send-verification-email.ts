@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /send-verification-email {email, callbackURL?} (SPEC §5 "Account
- * changes", §6, §7). Anonymous callers always get `{ status: true }`: a mail
+ * POST /send-verification-email {email, callbackURL?}
+ * (docs/accounts.md#email-verification). Anonymous callers always get `{ status: true }`: a mail
  * goes out only when the address belongs to an unverified user, and the answer
  * is the same whether it does or not (prevents account enumeration). A
  * signed-in caller may only ask for their own, still unverified address, and

@@ -1,7 +1,7 @@
 /**
  * @module
  * POST /change-password {newPassword, currentPassword, revokeOtherSessions?}
- * (SPEC §5 "Account changes", §6, §7) → `{ token, user }`. The session is
+ * (docs/accounts.md#changing-and-setting-a-password) → `{ token, user }`. The session is
  * read from the store, never the cookie cache (a revoked session must not
  * change a password). The user needs a credential account with a password
  * ("Credential account not found") and the current password must match

@@ -1,10 +1,10 @@
 /**
  * @module
  * POST /request-password-reset and its alias POST /forget-password
- * {email, redirectTo?} (SPEC §4 "Password reset", §7, §8 "Handling"). Known
+ * {email, redirectTo?} (docs/accounts.md#password-reset). Known
  * and unknown addresses get the same answer, `{ status: true, message }`
  * (prevents account enumeration). For a known user a reset token is stored
- * (SPEC §9: 24 letters and digits, `resetPasswordTokenExpiresIn` seconds,
+ * (24 letters and digits, `resetPasswordTokenExpiresIn` seconds,
  * default 3600; only its SHA-256 is kept) and the link
  * `{baseURL}/reset-password/{token}?callbackURL={redirectTo}` is mailed.
  *
@@ -27,7 +27,7 @@ import { createVerificationToken, deleteVerificationToken } from '../../verifica
 
 export const DEFAULT_RESET_TOKEN_SECONDS = 3600
 
-/** SPEC §8: the same words whether or not the address is known. */
+/** The same words whether or not the address is known (prevents account enumeration). */
 export const RESET_REQUESTED_MESSAGE = 'If this email exists in our system, check your email for the reset link'
 
 const body = z.object({
@@ -69,7 +69,7 @@ export const requestPasswordReset = defineEndpoint({
   handler: requestReset,
 })
 
-/** The older name of {@link requestPasswordReset} (SPEC §7 lists both). */
+/** The older name of {@link requestPasswordReset}, still routed for existing clients. */
 export const forgetPassword = defineEndpoint({
   method: 'POST',
   path: '/forget-password',

@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /reset-password/{token}?callbackURL (SPEC §2): the link in the reset
+ * GET /reset-password/{token}?callbackURL (docs/accounts.md#password-reset): the link in the reset
  * mail. It checks the token without consuming it (POST /reset-password does
  * that) and sends the browser to the application's reset form with
  * `token=...`, or with `error=INVALID_TOKEN` when the token is unknown,

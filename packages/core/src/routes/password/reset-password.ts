@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /reset-password {newPassword, token?} or ?token= (SPEC §4 "Password
- * reset", §5, §7). The token is consumed inside the same transaction that
+ * POST /reset-password {newPassword, token?} or ?token=
+ * (docs/accounts.md#password-reset). The token is consumed inside the same transaction that
  * writes the password, so the reset is all or nothing and a token works once:
  * of two concurrent resets with one token exactly one succeeds, the other
  * gets 400 "invalid token". The credential account's password is replaced,
@@ -24,7 +24,7 @@ import { deleteUserSessions } from '../../session/session-store.js'
 import type { User } from '../../session/types.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
-/** SPEC §3: reset tokens live under identifiers "reset-password:{token}" (the token's hash here) holding the user id. */
+/** Reset tokens live under identifiers "reset-password:{token}" (the token's hash here) holding the user id (docs/core.md#tables). */
 const RESET_IDENTIFIER_PREFIX = 'reset-password:'
 
 /**

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /set-password {newPassword} (SPEC §5, §6, §7): server only — never
+ * POST /set-password {newPassword} (docs/accounts.md#changing-and-setting-a-password): server only — never
  * routed, callable as `auth.api.setPassword({ body, headers })` — so the
  * application decides when a signed-in user without a password (a social
  * sign-up, say) may add one. A user whose credential account already has a

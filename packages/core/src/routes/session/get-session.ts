@@ -1,8 +1,8 @@
 /**
  * @module
- * GET /get-session (SPEC §7): {session, user} or null; 401 when a due
- * refresh fails. `disableCookieCache` forces a store read; `disableRefresh`
- * reads without extending the session.
+ * GET /get-session (docs/sessions.md#reading-a-session-get-get-session):
+ * {session, user} or null; 401 when a due refresh fails. `disableCookieCache`
+ * forces a store read; `disableRefresh` reads without extending the session.
  */
 import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'

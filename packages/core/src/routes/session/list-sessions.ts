@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /list-sessions (SPEC §7): the caller's unexpired sessions, newest first.
+ * GET /list-sessions (docs/sessions.md#who-may-call-what): the caller's unexpired sessions, newest first.
  * Each `token` is the stored hash: enough to name a session for
  * revoke-session, useless as a credential.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /revoke-session {token} (SPEC §6, §7): the token is a session handle
+ * POST /revoke-session {token} (docs/sessions.md#who-may-call-what): the token is a session handle
  * from list-sessions (the stored hash) or a raw session token. A user may
  * revoke only their own sessions: another user's token answers 401, exactly
  * like an unknown one, so the route reveals nothing about other sessions.

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /revoke-sessions and POST /revoke-other-sessions (SPEC §7): sign the
+ * POST /revoke-sessions and POST /revoke-other-sessions: sign the
  * caller out everywhere, or everywhere but here.
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'

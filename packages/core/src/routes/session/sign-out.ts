@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /sign-out (SPEC §7): deletes the session and clears its cookies with
- * Max-Age 0 (SPEC §9), whether or not the session still existed.
+ * POST /sign-out (docs/sessions.md#signing-up-in-and-out): deletes the session
+ * and clears its cookies with Max-Age 0, whether or not the session still existed.
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { clearSessionCookies, readSessionToken } from '../../session/session-cookies.js'

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /sign-in/email (SPEC §5 "Sign-in and sign-up", §7). An unknown email,
+ * POST /sign-in/email (docs/sessions.md#signing-up-in-and-out). An unknown email,
  * a user without a credential account and a wrong password all answer 401
  * "Invalid email or password" after the same work: a full password hash is
  * computed in every case (prevents account enumeration by message or timing).
@@ -37,7 +37,7 @@ export const signInEmail = defineEndpoint({
     if (!user || !account?.password || !valid) throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
 
     if (options.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      // SPEC §5: a verification mail is sent if possible, then the call fails.
+      // The user gets a fresh verification mail if one can be sent, then the call fails.
       if (canSendVerificationEmail(ctx)) await sendVerificationEmail(ctx, user, { callbackURL: body.callbackURL })
       throw new AuthError(CoreErrors.EMAIL_NOT_VERIFIED)
     }

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /sign-up/email (SPEC §4 "Sign-up", §5, §7). The user and its
+ * POST /sign-up/email (docs/sessions.md#signing-up-in-and-out). The user and its
  * credential account are created in one transaction; the unique email index
  * decides races, so 20 concurrent sign-ups with one email leave exactly one
  * user and one account and the others get 422 "User already exists".

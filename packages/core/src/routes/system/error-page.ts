@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /error (SPEC §2): the page redirects land on when no error URL was
+ * GET /error (docs/core.md#pages): the page redirects land on when no error URL was
  * given. It shows the `error` query code; the code is attacker-supplied
  * (anyone can craft the link), so it is HTML-escaped and length-capped.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /ok (SPEC §2): a liveness answer for load balancers and test harnesses.
+ * GET /ok (docs/core.md#pages): a liveness answer for load balancers and test harnesses.
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 

@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /delete-user {callbackURL?, password?, token?} (SPEC §4 "Delete user",
- * §5, §6, §7), only when `user.deleteUser.enabled` (else 404 "Delete user is
+ * POST /delete-user {callbackURL?, password?, token?}
+ * (docs/accounts.md#deleting-the-user), only when `user.deleteUser.enabled` (else 404 "Delete user is
  * disabled": the route exists only when enabled). Answers
  * `{ success: true, message: "User deleted" | "Verification email sent" }`.
  *
@@ -13,10 +13,10 @@
  *    with the deletion ("invalid token" otherwise, and the token survives).
  *    With a password too, both must hold. Either proof deletes at once.
  * 3. Neither, and `sendDeleteAccountVerification` configured: a
- *    delete-account token (32 lowercase letters and digits, SPEC §9) is
+ *    delete-account token (32 lowercase letters and digits, ~165 bits) is
  *    stored and its link mailed; the deletion happens at the callback.
  * 4. Neither and no mail: deletion directly, if the session is recent
- *    (SPEC §6). When it is not, a user who has a password is told to provide
+ *    (docs/sessions.md#fresh-sessions). When it is not, a user who has a password is told to provide
  *    it ("User already has a password. Provide that to delete the account.":
  *    that path works without a recent session); a user without one gets
  *    "Session expired. Re-authenticate to perform this action.".
@@ -37,7 +37,7 @@ import { isFresh } from '../../session/resolve-session.js'
 import { createVerificationToken, deleteVerificationToken } from '../../verification/verification-token.js'
 import { removeUser } from './remove-user.js'
 
-/** SPEC §9: a delete-account token lives one day unless configured. */
+/** A delete-account token lives one day unless configured (`deleteTokenExpiresIn`). */
 const DEFAULT_DELETE_TOKEN_SECONDS = 86_400
 
 /**
@@ -47,7 +47,7 @@ const DEFAULT_DELETE_TOKEN_SECONDS = 86_400
 export const deleteUser = defineEndpoint({
   method: 'POST',
   path: '/delete-user',
-  // SPEC §5: the whole body is optional.
+  // The whole body is optional: no body means the mailed-link or recent-session path.
   body: z
     .object({
       callbackURL: z.string().optional(),

@@ -2,8 +2,8 @@
  * @module
  * After a route changes the signed-in user (update-user, change-email), the
  * copies of that user held outside the user table must follow: every session
- * mirrored in secondary storage, and the caller's signed cookie cache. SPEC §7
- * says update-user "makes the session refresh"; without this, get-session
+ * mirrored in secondary storage, and the caller's signed cookie cache.
+ * update-user "makes the session refresh" (docs/accounts.md#updating-the-user); without this, get-session
  * would keep serving the old name or email until the cache expires.
  */
 import { publicRow } from '../../db/output.js'

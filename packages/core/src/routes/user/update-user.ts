@@ -1,13 +1,13 @@
 /**
  * @module
- * POST /update-user (SPEC §5 "Account changes", §7): a free-form body of
+ * POST /update-user (docs/accounts.md#updating-the-user): a free-form body of
  * `name`, `image` and the configured additional user fields. An `email` field
  * is refused ("Email can not be updated": the address changes only through
  * change-email, which proves ownership of the new one). Every other field is
  * filtered against `user.additionalFields`: unknown fields and fields marked
  * `input: false` are dropped, so a client can never set `emailVerified` or
  * server-owned columns this way. A body that leaves nothing to write is 400
- * "No fields to update". The session then refreshes (SPEC §7): secondary
+ * "No fields to update". The session then refreshes: secondary
  * storage and the cookie cache get the changed user.
  */
 import { z } from 'zod'

@@ -3,7 +3,7 @@
  * Conformance cases for constraints. Core turns `UNIQUE_VIOLATION` into
  * "User already exists" and relies on the database, not a read-then-write
  * check, to stop two concurrent sign-ups with one email; foreign keys keep
- * sessions from outliving their user (SPEC §3 "Identity entities").
+ * sessions from outliving their user (docs/core.md#tables).
  */
 import { DatabaseError } from '../../db/adapter.js'
 import { equal, fail, rejectsWithCode, rowEqual, sameIds } from './assert.js'

@@ -1,7 +1,7 @@
 /**
  * @module
  * Conformance cases for `join` on `findOne` and `findMany`. get-session reads
- * a session with its user in one query (SPEC §3: session.userId → user.id),
+ * a session with its user in one query (session.userId → user.id),
  * so a joined row must come back exactly as a plain read would return it:
  * keyed by field name, every value converted. A missing match is `null`
  * and never drops the base row (LEFT JOIN); `where`, `sortBy` and paging

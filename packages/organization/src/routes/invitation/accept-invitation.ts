@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/accept-invitation (SPEC §7, §4 "Invitation status"):
+ * POST /organization/accept-invitation (docs/organization.md#behaviour):
  * the recipient becomes a member with the invitation's role (and team), and
  * that organization becomes the session's active one. Answers
  * `{ invitation, member }`.

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/cancel-invitation (SPEC §4): a member holding
+ * POST /organization/cancel-invitation: a member holding
  * `invitation: cancel` cancels any invitation of their organization,
  * whatever its status. The permission is checked on the invitation's own
  * organization and the update is bound to it. Answers the invitation.

@@ -1,8 +1,8 @@
 /**
  * @module
- * GET /organization/get-invitation?id= (SPEC §7): the invitation with the
+ * GET /organization/get-invitation?id=: the invitation with the
  * organization's name and slug and the inviter's email, for its recipient
- * only (SPEC §5), while it is pending and unexpired.
+ * only (docs/organization.md#behaviour), while it is pending and unexpired.
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'

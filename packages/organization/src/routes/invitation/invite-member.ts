@@ -1,7 +1,7 @@
 /**
  * @module
  * POST /organization/invite-member: stores a pending invitation valid for
- * `invitationExpiresIn` (SPEC §9: 48 h) and mails it. Needs
+ * `invitationExpiresIn` (default 48 h) and mails it. Needs
  * `invitation: create`; the inviter may only invite with roles that grant
  * no more than their own. Re-inviting an email that already has a pending invitation answers
  * that invitation instead of creating a second one (and mails it again with

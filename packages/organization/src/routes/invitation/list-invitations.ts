@@ -1,7 +1,7 @@
 /**
  * @module
- * GET /organization/list-invitations?organizationId= (SPEC §7): every
- * invitation of the named (or active) organization. Members only (SPEC §6).
+ * GET /organization/list-invitations?organizationId=: every invitation of
+ * the named (or active) organization. Members only.
  */
 import { defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'

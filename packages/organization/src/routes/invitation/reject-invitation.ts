@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/reject-invitation (SPEC §7): the recipient declines a
+ * POST /organization/reject-invitation: the recipient declines a
  * pending invitation. Answers `{ invitation, member: null }`. The status
  * changes by compare-and-set, so a concurrent accept and reject cannot
  * both win.

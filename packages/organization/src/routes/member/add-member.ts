@@ -2,7 +2,7 @@
  * @module
  * add-member: server-side only (`auth.api.addMember`), never routed. The
  * application adds a user to an organization directly, without an
- * invitation, within the membership limit (SPEC §9). The (organization,
+ * invitation, within the membership limit (`membershipLimit`). The (organization,
  * user) unique index makes a concurrent second add fail cleanly.
  */
 import { AuthError, defineEndpoint, isUniqueViolation, optionalSessionMiddleware, type Row } from '@gatehouse/core'

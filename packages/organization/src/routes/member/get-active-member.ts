@@ -1,8 +1,8 @@
 /**
  * @module
- * GET /organization/get-active-member (SPEC §7): the caller's member row in
+ * GET /organization/get-active-member: the caller's member row in
  * the active organization, with the user. 400 "No active organization"
- * without one; the caller must be a member (SPEC §6).
+ * without one; the caller must be a member.
  */
 import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import type { ResolvedOptions } from '../../options.js'

@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /organization/leave (SPEC §7): the caller leaves the organization;
- * the only owner cannot (SPEC §5). The organization stops being active on
+ * POST /organization/leave: the caller leaves the organization; the only
+ * owner cannot (docs/organization.md#behaviour). The organization stops being active on
  * the caller's sessions. Answers the member row that was removed.
  */
 import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'

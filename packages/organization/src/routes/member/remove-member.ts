@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /organization/remove-member (SPEC §7): `memberIdOrEmail` is an email
- * when it contains "@", else a member id (SPEC §5). Needs `member: delete`;
+ * POST /organization/remove-member: `memberIdOrEmail` is an email when it
+ * contains "@", else a member id (docs/organization.md#behaviour). Needs `member: delete`;
  * only a holder of the creator role may remove another holder, and the last
  * one cannot be removed. Answers `{ member }`.
  */

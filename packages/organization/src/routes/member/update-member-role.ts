@@ -5,7 +5,7 @@
  * may only grant roles that grant no more than their own, and only a holder
  * of the creator role may change a holder's roles, so an admin can neither
  * make itself owner nor demote one; the last owner cannot be demoted
- * (SPEC §5).
+ * (docs/organization.md#behaviour).
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'

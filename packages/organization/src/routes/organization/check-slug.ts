@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/check-slug (SPEC §5): `{ status: true }` when the slug
+ * POST /organization/check-slug: `{ status: true }` when the slug
  * is free, else 400 "slug is taken". Needs a session, so anonymous callers
  * cannot enumerate organizations.
  */

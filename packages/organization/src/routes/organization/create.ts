@@ -1,9 +1,9 @@
 /**
  * @module
- * POST /organization/create (SPEC §7): creates the organization with its
+ * POST /organization/create: creates the organization with its
  * creator as the first member (creatorRole, default owner) and, unless
  * `keepCurrentActiveOrganization`, makes it the session's active one.
- * SPEC §6: allowed unless configured otherwise, within the per-user
+ * Allowed unless configured otherwise (`allowUserToCreateOrganization`), within the per-user
  * organization limit; a server-side call without a session may create one
  * for a given userId, a request needs a session. The slug's unique index
  * decides two concurrent creates with one slug.

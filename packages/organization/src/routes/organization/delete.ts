@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/delete (SPEC §7, §4 "Membership and organization"):
+ * POST /organization/delete (docs/organization.md#behaviour):
  * needs `organization: delete` (owner by default). Members, invitations,
  * teams and run-time roles go with the organization in one transaction;
  * then the organization stops being active on every session that had it.

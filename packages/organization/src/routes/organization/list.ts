@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /organization/list (SPEC §7): the organizations the caller is a
+ * GET /organization/list: the organizations the caller is a
  * member of, oldest membership first, read in one query (member joined
  * with its organization).
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /organization/update (SPEC §7): changes name, slug, logo or metadata
+ * POST /organization/update: changes name, slug, logo or metadata
  * of the named (or active) organization. Needs `organization: update`
  * (owner and admin by default). A slug held by another organization is 400
  * "slug is taken"; the unique index decides a concurrent rename.

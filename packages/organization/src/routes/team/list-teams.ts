@@ -1,7 +1,7 @@
 /**
  * @module
- * GET /organization/list-teams?organizationId= (SPEC §7): the teams of the
- * named (or active) organization, oldest first. Members only (SPEC §6).
+ * GET /organization/list-teams?organizationId=: the teams of the named (or
+ * active) organization, oldest first. Members only.
  */
 import { defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'

@@ -1,10 +1,10 @@
 /**
  * @module
- * POST /organization/remove-team (SPEC §7): deletes a team and its team
+ * POST /organization/remove-team: deletes a team and its team
  * memberships; members and invitations that pointed at it keep going
  * without a team, and sessions that had it active drop it. Needs
  * `team: delete`. The last team stays unless `allowRemovingAllTeams`
- * (SPEC §5). Answers `{ message: "Team removed successfully." }`.
+ * (docs/organization.md#behaviour). Answers `{ message: "Team removed successfully." }`.
  */
 import { AuthError, defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'

@@ -1,7 +1,7 @@
 /**
  * @module
- * POST /organization/update-team (SPEC §7): renames a team; the update
- * accepts the name only (SPEC §5). Needs `team: update` in the team's own
+ * POST /organization/update-team: renames a team; the update accepts the
+ * name only (docs/organization.md#behaviour). Needs `team: update` in the team's own
  * organization.
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'

@@ -1,0 +1,208 @@
+/**
+ * @module
+ * The types that refer to one another: the options hold plugins, a plugin's
+ * hooks and `init` receive the `AuthContext`, the `AuthContext` holds the
+ * options and plugins, and an endpoint's middlewares receive the
+ * `EndpointContext`. Such a knot needs one file; split over several it is an
+ * import cycle. Everything here imports only downwards (storage, database,
+ * crypto, cookies, the option groups), and the modules that use these types
+ * (`options.ts`, `plugins/types.ts`, `endpoint/context.ts`,
+ * `endpoint/define-endpoint.ts`) re-export them from here.
+ */
+import type { PasswordService } from '../accounts/passwords.js'
+import type { Clock } from '../crypto/clock.js'
+import type { Secrets } from '../crypto/keys.js'
+import type { Random } from '../crypto/random.js'
+import type { Adapter, AdapterFactory } from '../db/adapter.js'
+import type { FieldDefinition, Schema as DatabaseSchema, SchemaExtension } from '../db/schema.js'
+import type { DatabaseHooks, Store } from '../db/store.js'
+import type { CookieJar, CookieNames } from '../endpoint/cookie-jar.js'
+import type { Logger, LoggerOptions } from '../endpoint/logger.js'
+import type { ErrorCatalogue } from '../errors/catalogue.js'
+import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.js'
+import type { CachePayloadMemo } from '../session/cache-payload.js'
+import type { SessionOptions } from '../session/session-options.js'
+import type { SecondaryStorage } from '../storage/types.js'
+import type { EndpointMetadata, Method, Schema } from './endpoint.js'
+import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, UserOptions } from './options.js'
+
+/**
+ * What `createAuth` accepts. Everything has a secure default; only `baseURL`
+ * is required (the server never learns its own address from a request's
+ * Host header, which a client controls), and in production `secret` too.
+ */
+export interface GatehouseOptions {
+  /** Shown in mails and as the issuer name. */
+  readonly appName?: string
+  /** The application's public URL, e.g. `https://app.example.com`. Required. */
+  readonly baseURL: string
+  /** Where the routes are mounted below `baseURL`. Default `/api/auth`. */
+  readonly basePath?: string
+  /**
+   * Secret for signing cookies and tokens: at least 32 characters. A list
+   * rotates keys: the first signs, all verify. Falls back to the
+   * GATEHOUSE_SECRET environment variable; required in production.
+   */
+  readonly secret?: string | readonly string[]
+  /**
+   * An adapter factory, or a SQLite file path (the embedded default). Without
+   * one, an in-memory database is used and a warning says so; production refuses that.
+   */
+  readonly database?: AdapterFactory | string
+  readonly secondaryStorage?: SecondaryStorage
+  /** Extra origins allowed to call and to be redirected to: exact origins or `https://*.example.com` patterns. */
+  readonly trustedOrigins?: readonly string[]
+  readonly plugins?: readonly GatehousePlugin[]
+  readonly rateLimit?: RateLimitOptions
+  readonly hooks?: { readonly before?: readonly BeforeHook[]; readonly after?: readonly AfterHook[] }
+  readonly databaseHooks?: DatabaseHooks
+  /** Application tables, or fields added to existing ones. */
+  readonly schema?: SchemaExtension
+  readonly user?: UserOptions
+  readonly emailAndPassword?: EmailAndPasswordOptions
+  readonly emailVerification?: EmailVerificationOptions
+  readonly account?: AccountOptions
+  readonly session?: SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> }
+  readonly advanced?: AdvancedOptions
+  readonly logger?: LoggerOptions | Logger
+  /** Defaults to `process.env.NODE_ENV === 'production'`. */
+  readonly production?: boolean
+  /** Injected time and randomness, for tests. */
+  readonly clock?: Clock
+  readonly random?: Random
+}
+
+/**
+ * The plugin contract: a plugin is a plain object. It may add tables and
+ * fields, endpoints, request hooks, database hooks, rate-limit rules, an
+ * error catalogue and an `init` step run once the database is ready.
+ */
+export interface GatehousePlugin {
+  /** Unique among the plugins of one `createAuth`. */
+  readonly id: string
+  readonly schema?: SchemaExtension
+  readonly endpoints?: EndpointMap
+  readonly hooks?: { readonly before?: readonly BeforeHook[]; readonly after?: readonly AfterHook[] }
+  readonly databaseHooks?: DatabaseHooks
+  readonly rateLimit?: readonly PluginRateLimitRule[]
+  readonly errors?: ErrorCatalogue
+  readonly init?: (ctx: AuthContext) => Promise<void> | void
+}
+
+/** Runs before the handler: may replace body, query or headers, or throw an `AuthError` to stop the request. */
+export interface BeforeHook {
+  readonly matcher: (ctx: HookContext) => boolean
+  readonly handler: (ctx: HookContext) => Promise<BeforeHookResult | void> | BeforeHookResult | void
+}
+
+export interface BeforeHookResult {
+  readonly body?: unknown
+  readonly query?: unknown
+  readonly headers?: Headers
+}
+
+/** Runs after the handler: sees what it returned and may replace it (or throw). */
+export interface AfterHook {
+  readonly matcher: (ctx: HookContext) => boolean
+  readonly handler: (ctx: HookContext & { readonly returned: unknown }) => Promise<AfterHookResult | void> | AfterHookResult | void
+}
+
+export interface AfterHookResult {
+  readonly returned: unknown
+}
+
+/**
+ * Built once per `createAuth`: database, clock, randomness, secrets, logger,
+ * options. Handlers are pure functions of it and never read `process.env` or
+ * the wall clock themselves.
+ */
+export interface AuthContext {
+  readonly options: GatehouseOptions
+  /** Where the auth routes live: origin plus base path, e.g. `https://app.test/api/auth`. */
+  readonly baseURL: string
+  readonly origin: string
+  readonly basePath: string
+  readonly production: boolean
+  readonly schema: DatabaseSchema
+  readonly adapter: Adapter
+  readonly db: Store
+  readonly secondaryStorage: SecondaryStorage | undefined
+  readonly clock: Clock
+  readonly random: Random
+  readonly secrets: Secrets
+  readonly logger: Logger
+  readonly cookieNames: CookieNames
+  /** The cookie cache texts this instance verified recently (session/cache-payload.ts). */
+  readonly cookieCacheMemo: CachePayloadMemo
+  readonly plugins: readonly GatehousePlugin[]
+  /** Hashing, timing-safe verification and the length policy for passwords. */
+  readonly passwords: PasswordService
+  /** True for the base URL's origin and every configured trusted origin or pattern (docs/security.md#trusted-origins-securityoriginsts). */
+  isTrustedOrigin(origin: string): boolean
+  /** A 32-character id from the CSPRNG, or the configured `advanced.generateId`. */
+  generateId(model: string): string
+}
+
+/** What one request or server-side call sees: the `AuthContext` plus the call's input, cookies and response headers. */
+export interface EndpointContext<Body = unknown, Query = unknown> {
+  readonly body: Body
+  readonly query: Query
+  /** Path parameters, e.g. `{ token }` for `/reset-password/:token`. */
+  readonly params: Readonly<Record<string, string>>
+  readonly headers: Headers
+  /** The incoming request; absent for `api` calls made without one. */
+  readonly request: Request | undefined
+  readonly method: Method
+  /** The route path below the base path, e.g. `/sign-in/email`. */
+  readonly path: string
+  /** True for `auth.api.*` calls, which skip the origin check and rate limits. */
+  readonly isServerCall: boolean
+  /** The client's address from trusted headers, already validated; null when unknown. */
+  readonly ip: string | null
+  readonly auth: AuthContext
+  readonly db: Store
+  readonly clock: Clock
+  readonly random: Random
+  readonly secrets: Secrets
+  readonly logger: Logger
+  readonly options: GatehouseOptions
+  readonly cookies: CookieJar
+  /** Headers added to the response (Set-Cookie is handled by `cookies`). */
+  readonly responseHeaders: Headers
+  /** A 302 (or given status) to `url`; return it from the handler. */
+  redirect(url: string, status?: 301 | 302 | 303 | 307 | 308): Response
+}
+
+/** What request hooks see: the call before (or after) its handler ran. */
+export interface HookContext {
+  readonly path: string
+  readonly method: Method
+  readonly body: unknown
+  readonly query: unknown
+  readonly params: Readonly<Record<string, string>>
+  readonly headers: Headers
+  readonly request: Request | undefined
+  readonly isServerCall: boolean
+  readonly auth: AuthContext
+  readonly cookies: CookieJar
+  readonly responseHeaders: Headers
+}
+
+/** What a middleware adds to the handler's context (a session, say). */
+export type Middleware<Out extends object = object> = (ctx: EndpointContext) => Promise<Out> | Out
+
+/** An endpoint of any input and output, as plugins and the router hold them. */
+export type AnyEndpoint = {
+  readonly kind: 'endpoint'
+  readonly method: Method | readonly Method[]
+  readonly path: string
+  readonly body?: Schema | undefined
+  readonly query?: Schema | undefined
+  readonly use?: readonly Middleware[] | undefined
+  readonly serverOnly?: boolean | undefined
+  readonly metadata?: EndpointMetadata | undefined
+  // Parameter bivariance lets endpoints with narrower contexts be stored here.
+  handler(ctx: never): unknown
+}
+
+export type EndpointMap = Readonly<Record<string, AnyEndpoint>>

@@ -1,0 +1,22 @@
+/**
+ * @module
+ * The leaf types of an endpoint definition: its HTTP method, the zod schema
+ * type of its input and the metadata that exempts it from request guards.
+ * They name nothing else in core, so anything may import them.
+ */
+import type { z } from 'zod'
+
+export type Method = 'GET' | 'POST'
+
+export type Schema = z.ZodType
+
+export interface EndpointMetadata {
+  /** Exempt from the origin check: for callers that are not browsers (webhooks). */
+  readonly skipOriginCheck?: boolean
+  /** Hand the handler the raw body text instead of parsed JSON (signature checks). */
+  readonly rawBody?: boolean
+  /** Largest accepted request body in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number
+  /** Exempt from rate limiting. */
+  readonly skipRateLimit?: boolean
+}

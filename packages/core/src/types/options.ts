@@ -1,0 +1,102 @@
+/**
+ * @module
+ * The option groups of `createAuth` (`user`, `emailAndPassword`,
+ * `emailVerification`, `account`, `advanced`). They name no plugin, endpoint
+ * or context type, so services below the endpoint layer (the password
+ * service, say) can take their own group without importing the whole
+ * `GatehouseOptions` and, through it, everything above them.
+ */
+import type { FieldDefinition } from '../db/schema.js'
+import type { User } from '../session/types.js'
+
+/** What mail callbacks receive. `request` is absent for server-side `api` calls made without one. */
+export interface MailContext {
+  readonly request: Request | undefined
+}
+
+export interface EmailAndPasswordOptions {
+  /** Turns on the email-and-password routes. Default false. */
+  readonly enabled?: boolean
+  /** Refuses sign-up/email ("Email and password sign up is not enabled"); sign-in still works. */
+  readonly disableSignUp?: boolean
+  /** Default 8. */
+  readonly minPasswordLength?: number
+  /** Default 128. Longer input is refused, never truncated. */
+  readonly maxPasswordLength?: number
+  /** Sign the user in at sign-up. Default true. */
+  readonly autoSignIn?: boolean
+  /** Sign-in fails with 403 "Email not verified" until the email is verified. Default false. */
+  readonly requireEmailVerification?: boolean
+  /** Mails the reset link; required for request-password-reset. */
+  readonly sendResetPassword?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+  /** Seconds a reset token lives. Default 3600. */
+  readonly resetPasswordTokenExpiresIn?: number
+  /** Revoke every session of the user when the password is reset. Default false. */
+  readonly revokeSessionsOnPasswordReset?: boolean
+  readonly onPasswordReset?: (data: { user: User }) => Promise<void> | void
+  /** Replace the scrypt hasher (to migrate from another library's hashes, say). */
+  readonly password?: {
+    readonly hash?: (password: string) => Promise<string>
+    readonly verify?: (data: { hash: string; password: string }) => Promise<boolean>
+  }
+}
+
+export interface EmailVerificationOptions {
+  /** Mails the verification link; without it verification mails cannot be sent. */
+  readonly sendVerificationEmail?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+  /** Send the verification mail at sign-up. Default false. */
+  readonly sendOnSignUp?: boolean
+  /** Create a session when the email is verified. Default false. */
+  readonly autoSignInAfterVerification?: boolean
+  /** Seconds a verification token lives. Default 3600. */
+  readonly expiresIn?: number
+  readonly afterEmailVerification?: (user: User) => Promise<void> | void
+}
+
+export interface UserOptions {
+  readonly additionalFields?: Readonly<Record<string, FieldDefinition>>
+  readonly changeEmail?: {
+    readonly enabled?: boolean
+    /** Mails the confirmation link to the current address when it is verified (docs/accounts.md#changing-the-email). */
+    readonly sendChangeEmailVerification?: (
+      data: { user: User; newEmail: string; url: string; token: string },
+      ctx: MailContext,
+    ) => Promise<void> | void
+  }
+  readonly deleteUser?: {
+    readonly enabled?: boolean
+    /** Mails the deletion link; when set, delete-user without password or token sends it instead of deleting. */
+    readonly sendDeleteAccountVerification?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+    /** Seconds a delete-account token lives. Default 86400. */
+    readonly deleteTokenExpiresIn?: number
+    readonly beforeDelete?: (user: User) => Promise<void> | void
+    readonly afterDelete?: (user: User) => Promise<void> | void
+  }
+}
+
+export interface AccountOptions {
+  readonly accountLinking?: {
+    readonly enabled?: boolean
+    /** Allow unlinking the last account, which leaves the user no way to sign in. Default false. */
+    readonly allowUnlinkingAll?: boolean
+  }
+}
+
+export interface AdvancedOptions {
+  /** Default `gatehouse`: cookies are named `gatehouse.session_token` and so on. */
+  readonly cookiePrefix?: string
+  /** Default: true when `baseURL` is https (adds `Secure` and the `__Secure-` prefix). */
+  readonly useSecureCookies?: boolean
+  /** Shares cookies with subdomains of `domain`. */
+  readonly crossSubDomainCookies?: { readonly enabled: boolean; readonly domain: string }
+  /** Turns off the origin check (docs/security.md#trusted-origins-securityoriginsts). Only for local development. */
+  readonly disableOriginCheck?: boolean
+  readonly ipAddress?: {
+    /** Headers that carry the client address, in order of preference. Default `['x-forwarded-for']`. */
+    readonly ipAddressHeaders?: readonly string[]
+    readonly disableIpTracking?: boolean
+    /** Proxies in front of the server that append to x-forwarded-for. Default 1. */
+    readonly trustedProxyCount?: number
+  }
+  readonly generateId?: (model: string) => string
+}
