@@ -117,7 +117,7 @@ describe('example server', () => {
     expect(await session.json()).toMatchObject({ user: { email: 'ada@example.com', emailVerified: true } })
   })
 
-  it('answers JSON errors with the spec message', async () => {
+  it('answers JSON errors with the documented message', async () => {
     const response = await call('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'wrong password!' } })
     expect(response.status).toBe(401)
     expect(await response.json()).toMatchObject({ message: 'Invalid email or password' })

@@ -30,8 +30,8 @@ import { canSendVerificationEmail, sendVerificationEmail } from '../../verificat
 
 /**
  * The redirect error codes of verify-email (docs/accounts.md#email-verification), plus `email_already_exists`
- * for an `updateTo` address taken since the change was requested (the spec's
- * list has no code for it; `invalid_token` would send the user looking for a
+ * for an `updateTo` address taken since the change was requested (the
+ * standard codes have none for it; `invalid_token` would send the user looking for a
  * problem with their link). `unauthorized`: a confirmation followed without a session.
  */
 export type VerifyEmailError = 'token_expired' | 'invalid_token' | 'user_not_found' | 'email_already_exists' | 'unauthorized'

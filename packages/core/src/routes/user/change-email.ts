@@ -4,7 +4,7 @@
  * (docs/accounts.md#changing-the-email), only when `user.changeEmail.enabled`. The new address must
  * be valid, differ from the current one and belong to nobody ("Couldn't
  * update your email": this tells a signed-in user that the address is taken,
- * as the spec requires, and nothing to anonymous callers).
+ * the wire contract in docs/accounts.md, and nothing to anonymous callers).
  *
  * Two flows:
  * - Current email unverified: nothing is lost by moving it, so the email
