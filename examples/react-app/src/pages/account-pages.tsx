@@ -39,7 +39,7 @@ export function ProfilePage({ session }: { session: SessionData }) {
           void email.run(
             () => client.changeEmail({ newEmail, callbackURL: '/profile' }),
             undefined,
-            user.emailVerified ? `We sent a confirmation link to ${user.email}.` : 'Email changed. Check the new inbox to verify it.',
+            user.emailVerified ? `We sent a confirmation link to ${user.email}. Open it in this browser, signed in.` : 'Email changed. Check the new inbox to verify it.',
           )
         }}
       >
@@ -92,7 +92,7 @@ export function ProfilePage({ session }: { session: SessionData }) {
             () => {
               if (current) navigate('/')
             },
-            current ? undefined : `We sent a link to ${user.email} to confirm the deletion.`,
+            current ? undefined : `We sent a link to ${user.email} to confirm the deletion. Open it in this browser, signed in.`,
           )
         }}
       >
