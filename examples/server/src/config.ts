@@ -21,6 +21,11 @@ export interface ServerConfig {
   /** Session cookie cache with a 300 s lifetime. */
   readonly cookieCache: boolean
   readonly rateLimit: boolean
+  /**
+   * How many reverse proxies in front of the server append to X-Forwarded-For
+   * (TRUST_PROXY). 0: the client is the socket peer and the header is ignored.
+   */
+  readonly trustProxy: number
   /** A file every sent email is appended to as one JSON line. */
   readonly mailLog: string | undefined
   /** A file every applied billing webhook event is appended to as one JSON line. */
@@ -47,6 +52,21 @@ function port(env: Env): number {
   const parsed = Number(raw)
   if (!/^\d+$/.test(raw) || parsed > 65_535) throw new ConfigError(`PORT must be a port number, got "${raw}"`)
   return parsed
+}
+
+/**
+ * A count, never `true`: trusting every hop would take the leftmost
+ * X-Forwarded-For entry, which the client writes itself (docs/rate-limits.md).
+ */
+function trustProxy(env: Env): number {
+  const raw = value(env, 'TRUST_PROXY')
+  if (raw === undefined) return 0
+  if (!/^[0-9]{1,2}$/.test(raw)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be the number of reverse proxies in front of the server that append to X-Forwarded-For (0 for none, 1 for one), got "${raw}"`,
+    )
+  }
+  return Number(raw)
 }
 
 function origin(name: string, raw: string): string {
@@ -91,6 +111,7 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     billingWebhookSecret: value(env, 'BILLING_WEBHOOK_SECRET'),
     cookieCache: value(env, 'COOKIE_CACHE') === '1',
     rateLimit: value(env, 'RATE_LIMIT') !== '0',
+    trustProxy: trustProxy(env),
     mailLog: file('MAIL_LOG'),
     webhookLog: file('WEBHOOK_LOG'),
   }

@@ -15,6 +15,7 @@ describe('readConfig', () => {
       billingWebhookSecret: undefined,
       cookieCache: false,
       rateLimit: true,
+      trustProxy: 0,
       mailLog: undefined,
       webhookLog: undefined,
     })
@@ -32,6 +33,7 @@ describe('readConfig', () => {
         BILLING_WEBHOOK_SECRET: 'whsec_abc',
         COOKIE_CACHE: '1',
         RATE_LIMIT: '0',
+        TRUST_PROXY: '1',
         MAIL_LOG: 'logs/mail.jsonl',
         WEBHOOK_LOG: '/var/log/hooks.jsonl',
       },
@@ -47,6 +49,7 @@ describe('readConfig', () => {
       billingWebhookSecret: 'whsec_abc',
       cookieCache: true,
       rateLimit: false,
+      trustProxy: 1,
       mailLog: '/srv/example/logs/mail.jsonl',
       webhookLog: '/var/log/hooks.jsonl',
     })
@@ -60,6 +63,17 @@ describe('readConfig', () => {
     expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(ConfigError)
     expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET is required/)
     expect(readConfig({ NODE_ENV: 'production', AUTH_SECRET: 'y'.repeat(32) }).production).toBe(true)
+  })
+
+  it('reads TRUST_PROXY as a count of proxies and refuses anything else', () => {
+    expect(readConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0)
+    expect(readConfig({ TRUST_PROXY: ' 2 ' }).trustProxy).toBe(2)
+    expect(readConfig({ TRUST_PROXY: '' }).trustProxy).toBe(0)
+    for (const raw of ['true', 'yes', 'loopback', '-1', '1.5', '1e1', '100', '127.0.0.1']) {
+      expect(() => readConfig({ TRUST_PROXY: raw }), raw).toThrow(
+        `TRUST_PROXY must be the number of reverse proxies in front of the server that append to X-Forwarded-For (0 for none, 1 for one), got "${raw}"`,
+      )
+    }
   })
 
   it('rejects a malformed PORT or BASE_URL', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineEndpoint } from '../src/endpoint/define-endpoint.js'
+import { handleIncomingKey, type Incoming } from '../src/endpoint/incoming.js'
 import { definePlugin } from '../src/plugins/types.js'
 import { request, testAuth } from './helpers.js'
 
@@ -45,11 +46,51 @@ describe('rate limits through handler', () => {
     expect((await send(auth, '2001:db8:1:3::1')).status).toBe(200)
   })
 
-  it('an invalid forwarded address is not used as a key', async () => {
-    const auth = testAuth({ plugins: [plugin] })
+  const warnings = (lines: string[]) => ({ level: 'warn' as const, log: (_level: string, message: string) => lines.push(message) })
+
+  it('invalid forwarded addresses are not keys: they share one budget, and valid clients keep theirs', async () => {
+    const lines: string[] = []
+    const auth = testAuth({ plugins: [plugin], logger: warnings(lines) })
     const statuses = []
     for (let index = 0; index < 5; index++) statuses.push((await send(auth, `not-an-ip-${index}`)).status)
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+    // An empty proxy entry and a list shorter than trustedProxyCount are unusable too, and count in the same budget.
+    expect((await send(auth, '203.0.113.7, ')).status).toBe(429)
+    const twoProxies = testAuth({ plugins: [plugin], advanced: { ipAddress: { trustedProxyCount: 2 } } })
+    for (let index = 0; index < 3; index++) expect((await send(twoProxies, `198.51.100.${index}`)).status).toBe(200)
+    expect((await send(twoProxies, '198.51.100.9')).status).toBe(429)
+    expect((await send(twoProxies, '6.6.6.6, 198.51.100.9')).status).toBe(200)
+    expect((await send(auth, '192.0.2.44')).status).toBe(200)
+    expect(lines).toEqual([expect.stringContaining('rate limited by the connection address, or all together')])
+  })
+
+  it('without any client header a web Request is let through, with one warning', async () => {
+    const lines: string[] = []
+    const auth = testAuth({ plugins: [plugin], logger: warnings(lines) })
+    const statuses = []
+    for (let index = 0; index < 5; index++) statuses.push((await send(auth)).status)
     expect(statuses).toEqual([200, 200, 200, 200, 200])
+    expect(lines).toEqual([expect.stringContaining('rate limiting skipped')])
+  })
+
+  it('with the peer known (node:http glue), a request without its configured header counts under the peer', async () => {
+    const auth = testAuth({ plugins: [plugin], advanced: { ipAddress: { ipAddressHeaders: ['cf-connecting-ip'] } } })
+    const fromPeer = (peerAddress: string, headers: Record<string, string> = {}): Incoming => ({
+      method: 'POST',
+      pathname: '/api/auth/sign-in/thing',
+      query: '',
+      headers: new Headers({ 'content-type': 'application/json', ...headers }),
+      peerAddress,
+      text: async () => '{}',
+      request: () => request('/api/auth/sign-in/thing', { json: {} }),
+    })
+    const statuses = []
+    for (let index = 0; index < 4; index++) statuses.push((await auth[handleIncomingKey](fromPeer('::ffff:192.0.2.60'))).status)
+    expect(statuses).toEqual([200, 200, 200, 429])
+    // The same peer spelt as IPv4, and garbage in the header: the same budget. Another peer, or a valid header: their own.
+    expect((await auth[handleIncomingKey](fromPeer('192.0.2.60', { 'cf-connecting-ip': 'garbage' }))).status).toBe(429)
+    expect((await auth[handleIncomingKey](fromPeer('192.0.2.61'))).status).toBe(200)
+    expect((await auth[handleIncomingKey](fromPeer('192.0.2.60', { 'cf-connecting-ip': '198.51.100.60' }))).status).toBe(200)
   })
 
   it('custom rules override, false disables, and server-side api calls are never limited', async () => {

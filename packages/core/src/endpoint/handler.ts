@@ -1,13 +1,13 @@
 /**
  * @module
  * The web-standard entry point: `handler(Request): Promise<Response>`.
- * Order of checks: route (404/405), origin (SPEC §5: POST carrying cookies
- * must come from a trusted origin), rate limit (429), body, then the shared
- * call path of execute.ts.
+ * Order of checks (docs/endpoints.md#what-happens-to-a-request): route
+ * (404/405), origin (a POST carrying cookies must come from a trusted
+ * origin), rate limit (429), body, then the shared call path of execute.ts.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import { clientIpFromHeaders, rateLimitKeyForIp } from '../security/ip.js'
+import { lookupClientIp, parseIp, rateLimitKeyForIp, type ClientIpLookup } from '../security/ip.js'
 import type { AuthContext } from './context.js'
 import { createCookieJar } from './cookie-jar.js'
 import type { CookieConfig } from '../cookies/cookies.js'
@@ -55,15 +55,16 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     if (!metadata.skipOriginCheck) checkOrigin(auth, incoming)
 
     const ipOptions = auth.options.advanced?.ipAddress
-    const ip = clientIpFromHeaders(incoming.headers, {
+    const lookup = lookupClientIp(incoming.headers, {
       headers: ipOptions?.ipAddressHeaders,
       disabled: ipOptions?.disableIpTracking,
       trustedProxyCount: ipOptions?.trustedProxyCount,
     })
+    const ip = lookup.kind === 'found' ? lookup.ip : null
     if (!metadata.skipRateLimit && auth.options.rateLimit?.enabled !== false) {
-      if (ip === null) warnNoClientIp(runtime)
-      const verdict =
-        ip === null ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: rateLimitKeyForIp(ip) })
+      const key = rateLimitKey(lookup, incoming.peerAddress)
+      if (lookup.kind !== 'found') warnNoClientIp(runtime, key !== null)
+      const verdict = key === null ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: key })
       if (!verdict.allowed) {
         throw new AuthError(CoreErrors.TOO_MANY_REQUESTS, {
           headers: { 'x-retry-after': String(verdict.retryAfterSeconds) },
@@ -94,17 +95,38 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
   }
 }
 
+/** Counts every request whose headers name no usable client and whose peer is unknown: they share one budget. */
+const UNIDENTIFIED_CLIENT_KEY = 'unidentified'
+
 /**
- * Without a client address there is no fair key: one shared bucket would let
- * a single client lock everyone out of sign-in. The request is let through
- * and the operator is told once, since the deployment is missing its proxy
- * header (docs/rate-limits.md).
+ * The key a request is counted under, or null to let it through uncounted.
+ * A request whose headers name no usable client (garbage, fewer entries than
+ * `trustedProxyCount`, or no configured header at all) counts under the
+ * connection's address when the server glue knows it. Without that, a header
+ * that was sent but is unusable still counts, under one key shared by all
+ * such requests: a client could write one just to skip the limit, and a fresh
+ * garbage value must not buy a fresh budget. With no header at all there is
+ * no fair key, since one shared bucket would let a single client lock
+ * everyone out of sign-in: the request goes through and the operator is
+ * warned, as the deployment is missing its proxy header (docs/rate-limits.md).
  */
-function warnNoClientIp(runtime: HandlerRuntime): void {
+function rateLimitKey(lookup: ClientIpLookup, peerAddress: string | undefined): string | null {
+  if (lookup.kind === 'found') return rateLimitKeyForIp(lookup.ip)
+  // Turned off by the operator: the address is not to be tracked at all.
+  if (lookup.kind === 'disabled') return null
+  const peer = peerAddress === undefined ? null : parseIp(peerAddress)
+  if (peer !== null) return rateLimitKeyForIp(peer.normalized)
+  return lookup.kind === 'unusable' ? UNIDENTIFIED_CLIENT_KEY : null
+}
+
+/** Told once per auth object: the deployment's proxy header is missing or does not match `trustedProxyCount`. */
+function warnNoClientIp(runtime: HandlerRuntime, counted: boolean): void {
   if (warned.has(runtime)) return
   warned.add(runtime)
   runtime.context.logger.warn(
-    'rate limiting skipped: no valid client IP in the configured headers (advanced.ipAddress); set x-forwarded-for in your proxy or server adapter',
+    counted
+      ? 'no valid client IP in the configured headers (advanced.ipAddress): such requests are rate limited by the connection address, or all together; check x-forwarded-for and trustedProxyCount'
+      : 'rate limiting skipped: no valid client IP in the configured headers (advanced.ipAddress); set x-forwarded-for in your proxy or server adapter',
   )
 }
 const warned = new WeakSet<HandlerRuntime>()
@@ -116,7 +138,7 @@ function routePath(pathname: string, basePath: string): string | null {
 }
 
 /**
- * SPEC §5: the origin is checked on POST when a cookie is sent. A browser
+ * The origin is checked on POST when a cookie is sent. A browser
  * always sends Origin on a cross-site POST; Referer is the fallback for the
  * few that strip it. No Origin and no Referer on a cookie-bearing write is
  * refused: the request cannot prove where it came from.

@@ -19,6 +19,12 @@ export interface Incoming {
   /** The query string without `?`. */
   readonly query: string
   readonly headers: Headers
+  /**
+   * The address of the connection's other end, when the server glue knows it
+   * (node:http does; a web `Request` does not). The rate limiter counts under it
+   * when the headers name no usable client.
+   */
+  readonly peerAddress?: string
   /** The body as text, refusing more than `maxBytes` (413) while reading, and invalid UTF-8 (400). */
   text(maxBytes: number): Promise<string>
   /** The request as a web `Request`, made on first use (its body may already be read). */

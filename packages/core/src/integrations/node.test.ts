@@ -73,3 +73,43 @@ describe.each(['auth (direct)', 'auth.handler (web Request)'])('toNodeHandler(%s
     expect(response.status).toBe(404)
   })
 })
+
+describe('toNodeHandler behind one proxy (trustedProxyCount: 2, the peer appended as a second hop)', () => {
+  const limitedWhoami = defineEndpoint({ ...whoami, path: '/sign-in/whoami' })
+  let server: Server
+  let base: string
+  beforeAll(async () => {
+    const auth = testAuth({
+      plugins: [definePlugin({ id: 'node-proxy-test', endpoints: { limitedWhoami } })],
+      advanced: { ipAddress: { trustedProxyCount: 2 } },
+    })
+    server = createServer(toNodeHandler(auth))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  const send = (forwarded?: string) =>
+    fetch(`${base}/api/auth/sign-in/whoami`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(forwarded === undefined ? {} : { 'x-forwarded-for': forwarded }) },
+      body: JSON.stringify({ name: 'Eve' }),
+    })
+
+  it("takes the proxy's entry as the client", async () => {
+    const response = await send('6.6.6.6, 203.0.113.7')
+    expect(response.status).toBe(200)
+    expect(((await response.json()) as { ip: string }).ip).toBe('203.0.113.7')
+  })
+
+  it('counts requests without a usable proxy entry under the socket peer: a missing header or garbage never buys a fresh budget', async () => {
+    const first = await send()
+    expect(first.status).toBe(200)
+    // No address is made up for the endpoint: only the limiter falls back to the peer.
+    expect(((await first.json()) as { ip: string | null }).ip).toBeNull()
+    const statuses = [(await send('not-an-ip')).status, (await send('')).status, (await send('garbage-2')).status, (await send()).status]
+    expect(statuses).toEqual([200, 200, 429, 429])
+    // A client with a usable entry keeps its own budget.
+    expect((await send('198.51.100.20')).status).toBe(200)
+  })
+})

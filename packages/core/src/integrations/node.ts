@@ -9,7 +9,9 @@
  * The socket's address is appended to x-forwarded-for exactly as a proxy
  * would, so the rightmost entry is the peer this server saw: with no proxy in
  * front, rate limits key on the real client; behind N proxies, set
- * `advanced.ipAddress.trustedProxyCount` to N + 1.
+ * `advanced.ipAddress.trustedProxyCount` to N + 1. The peer is also handed
+ * over on its own, so a request whose header lacks a usable entry from those
+ * proxies is still rate limited, under the peer (endpoint/handler.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
@@ -62,6 +64,7 @@ export function incomingFromNode(req: IncomingMessage): Incoming {
     pathname: mark < 0 ? target : target.slice(0, mark),
     query: mark < 0 ? '' : target.slice(mark + 1),
     headers,
+    peerAddress: req.socket.remoteAddress,
     text: (maxBytes) => readCapped(req, headers, maxBytes),
     // Made only when a handler asks; the body has been read into the handler's input by then.
     request: () => (request ??= new Request(new URL(target, 'http://localhost'), { method, headers })),

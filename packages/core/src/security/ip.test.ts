@@ -1,6 +1,6 @@
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { clientIpFromHeaders, parseIp, rateLimitKeyForIp } from './ip.js'
+import { clientIpFromHeaders, lookupClientIp, parseIp, rateLimitKeyForIp } from './ip.js'
 
 describe('parseIp: IPv4', () => {
   it.each(['0.0.0.0', '1.2.3.4', '127.0.0.1', '192.168.1.255', '255.255.255.255', '10.0.0.10', '100.200.250.199'])(
@@ -230,5 +230,70 @@ describe('clientIpFromHeaders', () => {
 
   it('treats the header name case-insensitively', () => {
     expect(clientIpFromHeaders(xff('6.6.6.6, 203.0.113.7'), { headers: ['X-Forwarded-For'] })).toBe('203.0.113.7')
+  })
+})
+
+describe('lookupClientIp', () => {
+  const xff = (value: string) => new Headers({ 'x-forwarded-for': value })
+
+  it('tells a found address, a missing header, an unusable entry and disabled detection apart', () => {
+    expect(lookupClientIp(xff('6.6.6.6, 203.0.113.7'))).toEqual({ kind: 'found', ip: '203.0.113.7' })
+    expect(lookupClientIp(new Headers())).toEqual({ kind: 'absent' })
+    expect(lookupClientIp(xff('not-an-ip'))).toEqual({ kind: 'unusable' })
+    expect(lookupClientIp(xff(''))).toEqual({ kind: 'unusable' })
+    expect(lookupClientIp(xff('203.0.113.7'), { trustedProxyCount: 2 })).toEqual({ kind: 'unusable' })
+    expect(lookupClientIp(xff('203.0.113.7'), { disabled: true })).toEqual({ kind: 'disabled' })
+    // The first configured header that is present decides, even when unusable.
+    const headers = new Headers({ 'cf-connecting-ip': 'garbage', 'x-forwarded-for': '203.0.113.7' })
+    expect(lookupClientIp(headers, { headers: ['cf-connecting-ip', 'x-forwarded-for'] })).toEqual({ kind: 'unusable' })
+  })
+})
+
+describe('rate-limit keys agree with node:net', () => {
+  const keyOf = (entry: string) => {
+    const ip = clientIpFromHeaders(new Headers({ 'x-forwarded-for': entry }))
+    if (ip === null) throw new Error(`not accepted: ${entry}`)
+    return rateLimitKeyForIp(ip)
+  }
+
+  it.each([
+    [
+      '2001:db8:aa:1::1',
+      ['2001:DB8:AA:1::1', '2001:0db8:00aa:0001:0000:0000:0000:0001', '2001:db8:aa:1:0:0:0:1', '2001:db8:aa:1::0:1', '2001:0DB8:AA:1::0001', '[2001:db8:aa:1::1]:443'],
+    ],
+    ['::1', ['0:0:0:0:0:0:0:1', '0000:0000:0000:0000:0000:0000:0000:0001', '::0:1', '[::1]']],
+    ['198.51.100.7', ['::ffff:198.51.100.7', '::FFFF:198.51.100.7', '::ffff:c633:6407', '0:0:0:0:0:FFFF:C633:6407', '0000:0000:0000:0000:0000:ffff:198.51.100.7', '198.51.100.7:8080']],
+  ])('every spelling of %s is one key', (canonical, spellings) => {
+    const family = isIP(canonical) === 4 ? 'ipv4' : 'ipv6'
+    const same = new BlockList()
+    same.addAddress(canonical, family)
+    for (const spelling of spellings) {
+      const bare = spelling.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^([\d.]+):\d+$/, '$1')
+      // node:net agrees these are the same address; the limiter must too.
+      expect(same.check(bare, isIP(bare) === 4 ? 'ipv4' : 'ipv6'), spelling).toBe(true)
+      expect(keyOf(spelling), spelling).toBe(keyOf(canonical))
+    }
+  })
+
+  it('two addresses share a key exactly when node:net puts them in one /64', () => {
+    const addresses = [
+      '2001:db8:aa:1::1',
+      '2001:db8:aa:1:ffff:ffff:ffff:ffff',
+      '2001:db8:aa:1:8000::',
+      '2001:db8:aa:2::1',
+      '2001:db8:ab:1::1',
+      '2001:db9:aa:1::1',
+      '2001:db8:aa:1:0:0:0:0',
+      '2001:db8:aa:0:ffff:ffff:ffff:ffff',
+      'fe80::1',
+      'fe80::abcd:1',
+    ]
+    for (const a of addresses) {
+      const subnet = new BlockList()
+      subnet.addSubnet(a, 64, 'ipv6')
+      for (const b of addresses) {
+        expect(keyOf(a) === keyOf(b), `${a} vs ${b}`).toBe(subnet.check(b, 'ipv6'))
+      }
+    }
   })
 })

@@ -1,9 +1,9 @@
 /**
  * @module
  * Client IP addresses: strict parsing, the rate-limit key, and reading the
- * address from proxy headers (SPEC §5: an address from a header counts only if
- * it is a valid IPv4 or IPv6 address; SPEC §9: x-forwarded-for by default,
- * can be disabled).
+ * address from proxy headers (docs/security.md#client-ip-and-rate-limit-keys-securityipts:
+ * an address from a header counts only if it is a valid IPv4 or IPv6 address;
+ * x-forwarded-for by default, can be disabled).
  *
  * Which x-forwarded-for entry: each proxy *appends* the address it received the
  * connection from, so the list reads `client-supplied..., proxyN-saw, ..., proxy1-saw`.
@@ -13,7 +13,8 @@
  * the outermost trusted proxy: the rightmost one with one proxy, the Nth from the
  * right with `trustedProxyCount: N`. If that entry is missing or not a valid
  * address we return null rather than fall back to another entry or header, since
- * every fallback is a value the client could have written.
+ * every fallback is a value the client could have written. (The rate limiter
+ * still counts such a request, under the connection's address: endpoint/handler.ts.)
  *
  * Other configured headers (`x-real-ip`, `cf-connecting-ip`, ...) are set whole
  * by the proxy, so they must hold exactly one address. The first configured
@@ -140,16 +141,26 @@ function withoutPort(entry: string): string {
 }
 
 /**
- * The client's address as normalized by {@link parseIp}, or null when detection
- * is disabled, no configured header is present, or the chosen entry is invalid.
- *
+ * What the configured headers say about the client: `found` with the address
+ * as normalized by {@link parseIp}; `absent` when none of the headers was sent;
+ * `unusable` when the deciding header was sent but the entry our proxies wrote
+ * is missing (fewer entries than `trustedProxyCount`) or not a valid address;
+ * `disabled` when detection is off. The last three carry no address on purpose:
+ * every other entry is one the client could have written.
+ */
+export type ClientIpLookup =
+  | { readonly kind: 'found'; readonly ip: string }
+  | { readonly kind: 'absent' | 'unusable' | 'disabled' }
+
+/**
  * @example
  * // Behind one proxy: 'x-forwarded-for: 6.6.6.6, 203.0.113.7' (6.6.6.6 typed by the client)
- * clientIpFromHeaders(request.headers) // '203.0.113.7'
- * clientIpFromHeaders(request.headers, { headers: ['cf-connecting-ip'] })
+ * lookupClientIp(request.headers) // { kind: 'found', ip: '203.0.113.7' }
+ * // 'x-forwarded-for: not-an-ip'
+ * lookupClientIp(request.headers) // { kind: 'unusable' }
  */
-export function clientIpFromHeaders(headers: Headers, options: ClientIpOptions = {}): string | null {
-  if (options.disabled) return null
+export function lookupClientIp(headers: Headers, options: ClientIpOptions = {}): ClientIpLookup {
+  if (options.disabled) return { kind: 'disabled' }
   const count = options.trustedProxyCount ?? 1
   if (!Number.isInteger(count) || count < 1) {
     throw new RangeError(`trustedProxyCount must be a positive integer, got ${count}`)
@@ -158,9 +169,25 @@ export function clientIpFromHeaders(headers: Headers, options: ClientIpOptions =
     const value = headers.get(name)
     if (value === null) continue
     const chosen = pickEntry(name, value, count)
-    return chosen === undefined ? null : (parseIp(withoutPort(chosen))?.normalized ?? null)
+    const ip = chosen === undefined ? null : (parseIp(withoutPort(chosen))?.normalized ?? null)
+    return ip === null ? { kind: 'unusable' } : { kind: 'found', ip }
   }
-  return null
+  return { kind: 'absent' }
+}
+
+/**
+ * The client's address as normalized by {@link parseIp}, or null when detection
+ * is disabled, no configured header is present, or the chosen entry is invalid
+ * ({@link lookupClientIp} tells these apart).
+ *
+ * @example
+ * // Behind one proxy: 'x-forwarded-for: 6.6.6.6, 203.0.113.7' (6.6.6.6 typed by the client)
+ * clientIpFromHeaders(request.headers) // '203.0.113.7'
+ * clientIpFromHeaders(request.headers, { headers: ['cf-connecting-ip'] })
+ */
+export function clientIpFromHeaders(headers: Headers, options: ClientIpOptions = {}): string | null {
+  const lookup = lookupClientIp(headers, options)
+  return lookup.kind === 'found' ? lookup.ip : null
 }
 
 function pickEntry(name: string, value: string, trustedProxyCount: number): string | undefined {
