@@ -32,6 +32,7 @@ export default defineWorkspace([
   project('core', './packages/core'),
   project('organization', './packages/organization'),
   project('billing', './packages/billing'),
+  project('oidc-provider', './packages/oidc-provider'),
   project('react', './packages/react', { environment: 'jsdom' }),
   project('example-server', './examples/server', { include: ['test/**/*.test.ts'], globalSetup: [] }),
   project('docs', './scripts/docs', { include: ['*.test.ts'], globalSetup: [] }),

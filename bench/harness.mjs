@@ -27,10 +27,11 @@ export function percentile(sorted, p) {
 
 /**
  * Forks a server child and resolves once it listens. `kind` is `gatehouse`
- * or `bare`. With BENCH_CPU_PROF=<dir> the child runs under `--cpu-prof`
- * and writes its profile there when closed.
+ * or `bare`; `oidc` adds the OpenID Provider (server.mjs). With
+ * BENCH_CPU_PROF=<dir> the child runs under `--cpu-prof` and writes its
+ * profile there when closed.
  */
-export async function startServer({ kind = 'gatehouse', cookieCache = false, label = kind } = {}) {
+export async function startServer({ kind = 'gatehouse', cookieCache = false, oidc = false, label = kind } = {}) {
   const execArgv = []
   const profileDir = process.env.BENCH_CPU_PROF
   if (profileDir) {
@@ -39,7 +40,7 @@ export async function startServer({ kind = 'gatehouse', cookieCache = false, lab
   }
   const child = fork(serverScript, [], {
     execArgv,
-    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0' },
+    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0', BENCH_OIDC: oidc ? '1' : '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
 

@@ -4,7 +4,8 @@
  * node:http on loopback and loaded by autocannon (10 connections), next to a
  * bare node:http server in the same run. Prints requests/s, p50/p99 latency,
  * server CPU ms per request and non-2xx counts for get-session (cookie cache
- * off and on), list-sessions over 50 sessions, sign-in and sign-up; the
+ * off and on), the OpenID Provider's code exchange and userinfo, list-sessions
+ * over 50 sessions, sign-in and sign-up; the
  * machine's scrypt rate (bench/scrypt-rate.mjs, run in its own process with
  * the same thread pool); and the latency gap between unknown-email and
  * wrong-password sign-ins. Prints numbers, asserts nothing: see bench/README.md
@@ -16,12 +17,13 @@
  */
 
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { load, machineTimes, startServer } from './harness.mjs'
 import { printReport } from './report.mjs'
-import { BENCH_BASE_URL } from './server.mjs'
+import { BENCH_BASE_URL, BENCH_OIDC_CLIENT } from './server.mjs'
 import { measureTimingGap } from './timing-gap.mjs'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8)
@@ -32,7 +34,7 @@ const selected = (name) => !only || only.includes(name)
 
 const API = '/api/auth'
 const PASSWORD = 'correct horse battery staple'
-// A browser sends Origin on every POST; Gatehouse refuses cookie-bearing POSTs without a trusted one (SPEC §5).
+// A browser sends Origin on every POST; Gatehouse refuses cookie-bearing POSTs without a trusted one (docs/security.md#trusted-origins-securityoriginsts).
 const POST_HEADERS = { 'content-type': 'application/json', origin: BENCH_BASE_URL }
 const runId = Date.now().toString(36)
 let emailCounter = 0
@@ -151,6 +153,64 @@ await scenario('get-session-cache', { cookieCache: true }, async (server) => {
   if (!cookieNames.some((name) => name.endsWith('session_data'))) throw new Error('cookie cache on, but no session_data cookie was set')
   await assertSession(server, cookie, 'get-session-cache')
   return measure(server, [{ method: 'GET', path: `${API}/get-session`, headers: { cookie } }])
+})
+
+// The OpenID Provider (needs packages/oidc-provider/dist). Authorize answers a redirect, which the
+// table would count as a failure, so the codes are made before the clock starts (one authorize each,
+// over fetch) and the measured load is token requests alone, each redeeming a fresh code.
+const OIDC_CODES = Number(process.env.BENCH_OIDC_CODES ?? 10000)
+const OIDC_VERIFIER = 'bench-pkce-verifier-bench-pkce-verifier-0123456789'
+const OIDC_CHALLENGE = createHash('sha256').update(OIDC_VERIFIER).digest('base64url')
+const OIDC_BASIC = `Basic ${Buffer.from(`${encodeURIComponent(BENCH_OIDC_CLIENT.clientId)}:${encodeURIComponent(BENCH_OIDC_CLIENT.clientSecret)}`).toString('base64')}`
+const OIDC_TOKEN_HEADERS = { 'content-type': 'application/x-www-form-urlencoded', authorization: OIDC_BASIC }
+
+/** `count` authorization codes for the bench client, `concurrency` authorize requests at a time. */
+async function authorizationCodes(server, cookie, count, concurrency = 10) {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: BENCH_OIDC_CLIENT.clientId,
+    redirect_uri: BENCH_OIDC_CLIENT.redirectURLs[0],
+    scope: 'openid email profile',
+    state: 'bench',
+    code_challenge: OIDC_CHALLENGE,
+    code_challenge_method: 'S256',
+  })
+  const codes = []
+  const one = async () => {
+    const response = await fetch(`${server.url}${API}/oauth2/authorize?${query}`, { headers: { cookie }, redirect: 'manual' })
+    const code = new URL(response.headers.get('location') ?? '', BENCH_BASE_URL).searchParams.get('code')
+    if (!code) throw new Error(`authorize answered ${response.status} ${response.headers.get('location')} without a code`)
+    codes.push(code)
+  }
+  for (let made = 0; made < count; made += concurrency) await Promise.all(Array.from({ length: Math.min(concurrency, count - made) }, one))
+  return codes
+}
+
+const tokenBody = (code) =>
+  new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: BENCH_OIDC_CLIENT.redirectURLs[0], code_verifier: OIDC_VERIFIER }).toString()
+
+await scenario('oidc-code-exchange', { cookieCache: false, oidc: true }, async (server) => {
+  const { cookie } = await signUp(server)
+  const codes = await authorizationCodes(server, cookie, OIDC_CODES)
+  const check = await fetch(`${server.url}${API}/oauth2/token`, { method: 'POST', headers: OIDC_TOKEN_HEADERS, body: tokenBody(codes.pop()) })
+  const tokens = await check.json()
+  if (!tokens.id_token || !tokens.access_token) throw new Error(`token answered ${check.status}: ${JSON.stringify(tokens)}`)
+  // Run out of codes and the rest answer invalid_grant, which the table counts as failures: raise BENCH_OIDC_CODES.
+  return measure(server, [
+    { method: 'POST', path: `${API}/oauth2/token`, headers: OIDC_TOKEN_HEADERS, setupRequest: (request) => ({ ...request, body: tokenBody(codes.pop() ?? 'spent') }) },
+  ])
+})
+
+await scenario('oidc-userinfo', { cookieCache: false, oidc: true }, async (server) => {
+  const { cookie } = await signUp(server)
+  const [code] = await authorizationCodes(server, cookie, 1)
+  const response = await fetch(`${server.url}${API}/oauth2/token`, { method: 'POST', headers: OIDC_TOKEN_HEADERS, body: tokenBody(code) })
+  const { access_token: accessToken } = await response.json()
+  if (!accessToken) throw new Error(`token answered ${response.status}`)
+  const headers = { authorization: `Bearer ${accessToken}` }
+  const info = await (await fetch(`${server.url}${API}/oauth2/userinfo`, { headers })).json()
+  if (!info.sub || !info.email) throw new Error(`userinfo answered ${JSON.stringify(info)}`)
+  return measure(server, [{ method: 'GET', path: `${API}/oauth2/userinfo`, headers }])
 })
 
 await scenario('list-sessions-50', { cookieCache: false }, async (server) => {

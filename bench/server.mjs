@@ -22,8 +22,10 @@
  * that asked for it. `completed` counts responses closed (finished or
  * aborted), so CPU per request divides by the work the server really did.
  *
- * Configured by environment: BENCH_SERVER_KIND (gatehouse | bare | web) and
- * BENCH_COOKIE_CACHE (1 turns on the session cookie cache, maxAge 300 s).
+ * Configured by environment: BENCH_SERVER_KIND (gatehouse | bare | web),
+ * BENCH_COOKIE_CACHE (1 turns on the session cookie cache, maxAge 300 s) and
+ * BENCH_OIDC (1 adds the OpenID Provider with one trusted confidential
+ * client that skips consent, `BENCH_OIDC_CLIENT`).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -33,9 +35,19 @@ import { join } from 'node:path'
 
 export const BENCH_BASE_URL = 'http://localhost:3000'
 export const BENCH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789'
+/** The relying party of the OIDC scenarios: configured in code, so no registration or consent step is measured. */
+export const BENCH_OIDC_CLIENT = {
+  clientId: 'bench-rp',
+  clientSecret: 'bench-rp-secret-bench-rp-secret-0123',
+  name: 'Bench RP',
+  type: 'web',
+  redirectURLs: ['http://127.0.0.1:9/callback'],
+  skipConsent: true,
+}
 
 const kind = process.env.BENCH_SERVER_KIND
 const cookieCache = process.env.BENCH_COOKIE_CACHE === '1'
+const oidc = process.env.BENCH_OIDC === '1'
 
 let completed = 0
 let inFlight = 0
@@ -58,6 +70,11 @@ async function gatehouseHandler() {
   const { toNodeHandler } = await import('../packages/core/dist/node.js')
   const { sqliteAdapter } = await import('../packages/core/dist/adapters/sqlite.js')
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'))
+  const plugins = []
+  if (oidc) {
+    const { oidcProvider } = await import('../packages/oidc-provider/dist/index.js')
+    plugins.push(oidcProvider({ loginPage: `${BENCH_BASE_URL}/login`, trustedClients: [BENCH_OIDC_CLIENT] }))
+  }
   const auth = createAuth({
     baseURL: BENCH_BASE_URL,
     secret: BENCH_SECRET,
@@ -67,6 +84,7 @@ async function gatehouseHandler() {
     rateLimit: { enabled: false },
     logger: { disabled: true },
     production: false,
+    plugins,
   })
   await runMigrations(auth)
   cleanup = async () => {

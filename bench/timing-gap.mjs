@@ -2,7 +2,7 @@
  * @module
  * Does a failed sign-in take longer for a wrong password than for an
  * unknown email? If it does, an attacker can enumerate accounts by timing
- * alone (SPEC §5 "Sign-in and sign-up": both answer 401 after the same work).
+ * alone (docs/sessions.md#signing-up-in-and-out: both answer 401 after the same work).
  *
  * One connection, one request at a time, so that neither kind queues behind
  * the other; each pair is sent in a random order, so that drift over the run

@@ -6,6 +6,7 @@ import { billing } from '@gatehouse/billing'
 import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
 import { coreEndpoints } from '../../packages/core/src/routes/index.js'
+import { oidcProvider } from '../../packages/oidc-provider/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -19,6 +20,11 @@ const sections = [
     '@gatehouse/billing',
     billing({ webhooks: { secret: 'whsec_cmVmZXJlbmNlLWRvY3Mtc2VjcmV0' } }),
     'The webhook path is configurable (`webhooks.path`); `referenceId` names an organization whose billing the caller may read.',
+  ),
+  pluginSection(
+    '@gatehouse/oidc-provider',
+    oidcProvider({ loginPage: '/login', consentPage: '/consent' }),
+    'OAuth routes take form or JSON bodies and answer OAuth errors (`{ error, error_description }`); authorize and end-session answer with redirects. See docs/oidc-provider.md.',
   ),
 ]
 

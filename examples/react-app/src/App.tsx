@@ -8,10 +8,11 @@ import { Status, useAction } from './action.js'
 import { client, type SessionData } from './auth-client.js'
 import { ProfilePage, SessionsPage } from './pages/account-pages.js'
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth-pages.js'
+import { ConsentPage, LoginPage } from './pages/oidc-pages.js'
 import { AcceptInvitationPage, OrganizationsPage } from './pages/organization-pages.js'
 import { Link, navigate, useLocation } from './router.js'
 
-/** Error codes the server appends to redirects (SPEC §8), in words. */
+/** Error codes the server appends to redirects (docs/accounts.md#email-verification), in words. */
 const REDIRECT_ERRORS: Readonly<Record<string, string>> = {
   invalid_token: 'That link is invalid or has expired.',
   token_expired: 'That link has expired. Ask for a new one.',
@@ -38,16 +39,21 @@ export function App() {
             {REDIRECT_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
           </p>
         ) : null}
-        {isPending ? <p>Loading…</p> : <Page path={path} session={session ?? null} />}
+        {isPending ? <p>Loading…</p> : <Page path={path} query={query} session={session ?? null} />}
       </main>
     </>
   )
 }
 
-function Page({ path, session }: { path: string; session: SessionData | null }): ReactNode {
+function Page({ path, query, session }: { path: string; query: URLSearchParams; session: SessionData | null }): ReactNode {
   const invitation = /^\/accept-invitation\/([^/]+)$/.exec(path)
   if (invitation?.[1]) return <AcceptInvitationPage invitationId={decodeURIComponent(invitation[1])} session={session} />
   switch (path) {
+    // The OpenID Provider's pages (docs/oidc-provider.md): signing in for an application, and granting it access.
+    case '/login':
+      return <LoginPage session={session} query={query} />
+    case '/consent':
+      return <ConsentPage session={session} query={query} />
     case '/sign-up':
       return <SignUpPage />
     case '/sign-in':

@@ -1,6 +1,6 @@
 /**
  * Form plumbing shared by every page: run a client call, show "working…"
- * while it runs, then its error message (the server's, from the spec's
+ * while it runs, then its error message (the server's, from its error
  * catalogue) or a success note, in a live region screen readers announce.
  */
 import { useState, type FormEvent, type ReactNode } from 'react'

@@ -4,11 +4,12 @@
  * input and output, and every error code, is checked by the compiler.
  */
 import { billingClient } from '@gatehouse/billing/client'
+import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { createAuthClient } from '@gatehouse/react'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
-export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient()] })
+export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient()] })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

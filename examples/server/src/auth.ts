@@ -4,12 +4,16 @@
  * sign-up (not required to sign in, signing in on verification), change-email
  * and delete-user with their mails, account linking, and the organization
  * plugin with teams and invitation mails, and billing webhooks at
- * `/api/auth/polar/webhooks`, on the embedded SQLite database. Every mail
- * goes to the outbox (mailer.ts); every applied billing event to WEBHOOK_LOG.
+ * `/api/auth/polar/webhooks`, and an OpenID Provider (discovery at
+ * `/api/auth/.well-known/openid-configuration`; the app's `/login` and
+ * `/consent` pages; clients registered by signed-in users; PKCE S256), on the
+ * embedded SQLite database. Every mail goes to the outbox (mailer.ts); every
+ * applied billing event to WEBHOOK_LOG.
  */
 import { randomBytes } from 'node:crypto'
 import { billing } from '@gatehouse/billing'
 import { createAuth } from '@gatehouse/core'
+import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import type { ServerConfig } from './config.js'
 import type { JsonLines } from './json-lines.js'
@@ -30,6 +34,9 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
     database: config.databasePath,
     trustedOrigins: config.trustedOrigins,
     rateLimit: { enabled: config.rateLimit },
+    // toNodeHandler appends the socket peer to X-Forwarded-For as one more hop, so N proxies make N + 1
+    // trusted entries; with none, the client is the peer (docs/rate-limits.md#behind-a-reverse-proxy).
+    advanced: { ipAddress: { trustedProxyCount: config.trustProxy + 1 } },
     session: { cookieCache: { enabled: config.cookieCache, maxAge: 300 } },
     emailAndPassword: {
       enabled: true,
@@ -80,6 +87,15 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
             if (!replayed) await webhookLog?.append({ id: webhookId, type: event.type })
           },
         },
+      }),
+      oidcProvider({
+        // Pages of the React app: /login resumes the authorization after sign-in, /consent asks the user.
+        loginPage: `${config.baseURL}/login`,
+        consentPage: `${config.baseURL}/consent`,
+        // Registration needs a signed-in user (the default); every client must send an S256 PKCE challenge.
+        allowDynamicClientRegistration: false,
+        requirePKCE: true,
+        allowPlainCodeChallengeMethod: false,
       }),
     ],
   })

@@ -27,7 +27,8 @@ const TYPES: Readonly<Record<string, string>> = {
 
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    // https: images for the consent page, which shows the icon each OAuth client registered.
+    "default-src 'self'; img-src 'self' data: https:; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   // Reset and verification links carry tokens in their query strings.
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',

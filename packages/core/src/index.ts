@@ -59,6 +59,9 @@ export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddlewar
 // For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
 export { setCookieCache } from './session/session-cookies.js'
 export { refreshUserInStorage } from './session/session-store.js'
+// For plugins that end the caller's session themselves (the OIDC provider's RP-initiated logout).
+export { deleteSessions } from './session/session-store.js'
+export { clearSessionCookies } from './session/session-cookies.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'

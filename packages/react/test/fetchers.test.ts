@@ -1,7 +1,8 @@
 /**
  * The fetchers against a real in-process server: the wire format of a call
- * (SPEC §7), `{ data, error }` answers, server errors narrowed by code, and
- * the client-side validation error (SPEC §8) for answers of the wrong shape.
+ * (docs/client.md#calls), `{ data, error }` answers, server errors narrowed by
+ * code, and the client-side validation error (docs/client.md#errors) for
+ * answers of the wrong shape.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +15,7 @@ function clientOf(context: ReturnType<typeof setup>) {
   return createAuthClient<typeof context.server>({ baseURL: BASE, fetch: context.browser.fetch })
 }
 
-describe('calls (SPEC §7)', () => {
+describe('calls', () => {
   it('POSTs a JSON body when the route takes one and GETs with a query string otherwise, always with credentials', async () => {
     const context = setup()
     const client = clientOf(context)
@@ -100,7 +101,7 @@ describe('calls (SPEC §7)', () => {
   })
 })
 
-describe('errors (SPEC §8)', () => {
+describe('errors', () => {
   /** What an application does with an error: a switch over the narrowed code. */
   function explain(error: AuthClientError<ErrorCodes<[]>>): string {
     switch (error.code) {

@@ -22,6 +22,7 @@ import type {
   UserFields,
   WithFields,
 } from '@gatehouse/core'
+import type { output } from 'zod/v4/core'
 import type { CoreRoutes } from './core-routes.js'
 import type { CallResult, ClientErrorCode } from './errors.js'
 import type { AnyClientPlugin, ClientPluginRegistry } from './plugin.js'
@@ -128,7 +129,13 @@ export type ServerPlugins<A extends ServerLike> = NonNullable<A['options']['plug
 
 type EndpointOf<T extends ClientTypes, Name> = Name extends keyof T['endpoints'] ? T['endpoints'][Name] : never
 
-type RouteInput<R, E, T extends ClientTypes> = (R extends { readonly method: 'POST' } ? EndpointBody<E> : EndpointQuery<E>) &
+/** The path parameters a route takes from its input (`params: ['id']`), as strings. */
+type PathParams<R> = R extends { readonly params: readonly (infer Name extends string)[] } ? { [K in Name]: string } : undefined
+
+/** The body or query, with the path parameters when the route has some (a route with no body or query takes just those). */
+type WithPathParams<I, P> = [P] extends [undefined] ? I : [I] extends [undefined] ? P : I & P
+
+type RouteInput<R, E, T extends ClientTypes> = WithPathParams<R extends { readonly method: 'POST' } ? EndpointBody<E> : EndpointQuery<E>, PathParams<R>> &
   (R extends { readonly userFields: 'create' } ? T['userCreate'] : R extends { readonly userFields: 'update' } ? T['userUpdate'] : unknown)
 
 /** The input may be left out when there is none or every field is optional (as `auth.api` allows). */
@@ -143,8 +150,16 @@ type Args<I> = [I] extends [undefined]
 /** What a call of endpoint `E` resolves to: the handler's result, less redirects, with the additional fields. */
 export type EndpointOutput<E, T extends ClientTypes> = WithFields<Exclude<EndpointResult<E>, Response>, T['user'], T['session']>
 
+/**
+ * An endpoint that builds its own Response (a 201, say) has no result type to
+ * read: the call is typed by the route's `output` schema instead.
+ */
+type CallOutput<R, E, T extends ClientTypes> = [EndpointOutput<E, T>] extends [never]
+  ? R extends { readonly output: infer Shape } ? output<Shape> : never
+  : EndpointOutput<E, T>
+
 export type RouteCall<R, T extends ClientTypes> = R extends { readonly endpoint: infer Name }
-  ? (...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>) => Promise<CallResult<EndpointOutput<EndpointOf<T, Name>, T>, T['errorCode']>>
+  ? (...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>) => Promise<CallResult<CallOutput<R, EndpointOf<T, Name>, T>, T['errorCode']>>
   : never
 
 /** A route table as functions: `client.signOut()`, `client.signUp.email({ ... })`. */

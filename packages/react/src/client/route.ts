@@ -2,7 +2,7 @@
  * @module
  * Client routes as data. A route names the server endpoint it calls (its
  * `auth.api` key: the client's types for the call are that endpoint's), the
- * wire method and path (SPEC §7), the shape its answer must have, and which
+ * wire method and path (docs/reference/routes.md), the shape its answer must have, and which
  * stores to refresh after it succeeds. A table maps the names users call
  * (`client.signUp.email`, `client.organization.create`) to routes, at most
  * one level deep, so the client's type is a flat mapped type over the table
@@ -13,10 +13,12 @@ import type { $ZodType } from 'zod/v4/core'
 export interface ClientRoute {
   /** The endpoint's `auth.api` name, e.g. `signUpEmail`. */
   readonly endpoint: string
-  /** SPEC §7: POST when the endpoint takes a body, GET otherwise (the input goes in the query string). */
+  /** POST when the endpoint takes a body, GET otherwise (the input goes in the query string). */
   readonly method: 'GET' | 'POST'
-  /** The wire path below the base path. */
+  /** The wire path below the base path; `:name` segments are filled from the input's fields named in `params`. */
   readonly path: string
+  /** Input fields that go into the path (`/oauth2/client/:id` takes `id`), URL-encoded, and not into the query or body. */
+  readonly params?: readonly string[]
   /** What a 2xx answer must look like; a mismatch is a client-side validation error. */
   readonly output: $ZodType
   /** Stores to refresh after a success, here and in other tabs (`session`, `activeOrganization`, ...). */

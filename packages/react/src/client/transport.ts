@@ -1,12 +1,12 @@
 /**
  * @module
- * One call over the wire (SPEC §7): POST with a JSON body when the route takes
+ * One call over the wire (docs/client.md#calls): POST with a JSON body when the route takes
  * one, otherwise GET with the input in the query string; cookies included
  * (`credentials: 'include'`), since the session lives in them. The answer
  * becomes `{ data, error }` and the promise never rejects: a server error
  * keeps its catalogue code, status and message; an answer that is not the
  * expected JSON, success or error alike, is a client-side validation error
- * (SPEC §8) naming what did not match, never a silent `undefined`.
+ * (docs/client.md#errors) naming what did not match, never a silent `undefined`.
  */
 import * as z from 'zod/mini'
 import { ClientErrors, shapeError, type AuthClientError, type CallResult, type ErrorIssue } from './errors.js'
@@ -49,7 +49,11 @@ export function createTransport(options: TransportOptions): Transport {
   return {
     base,
     async call(route, input, callOptions = {}) {
-      const url = new URL(`${base()}${route.path}`)
+      const filled = fillPath(route, input)
+      // Never sent: an empty, `.` or `..` segment would name another route once the URL is resolved.
+      if (!filled.ok) return { data: null, error: shapeError(0, [{ path: `input.${filled.param}`, message: 'not a path segment' }]) }
+      const { path, rest } = filled
+      const url = new URL(`${base()}${path}`)
       const headers = new Headers(callOptions.headers)
       headers.set('accept', 'application/json')
       const init: RequestInit = { method: route.method, headers, credentials: 'include' }
@@ -57,9 +61,9 @@ export function createTransport(options: TransportOptions): Transport {
       if (route.method === 'POST') {
         headers.set('content-type', 'application/json')
         // An omitted input is an empty object: an all-optional body still parses on the server.
-        init.body = JSON.stringify(input ?? {})
+        init.body = JSON.stringify(rest ?? {})
       } else {
-        appendQuery(url, input)
+        appendQuery(url, rest)
       }
 
       const fetchImpl = options.fetch ?? globalThis.fetch
@@ -103,6 +107,33 @@ function normalisePath(path: string): string {
   return trimmed.startsWith('/') || trimmed === '' ? trimmed : `/${trimmed}`
 }
 
+type FilledPath = { readonly ok: true; readonly path: string; readonly rest: unknown } | { readonly ok: false; readonly param: string }
+
+/**
+ * The route's path with its `:name` segments filled from the input, and the
+ * input less those fields. Each value is one encoded segment, so a `/` in an
+ * id cannot reach another route; values the URL parser would resolve as
+ * dot segments (`.`, `..`, in any encoding) or leave empty are refused.
+ */
+function fillPath(route: ClientRoute, input: unknown): FilledPath {
+  const params = route.params ?? []
+  if (params.length === 0) return { ok: true, path: route.path, rest: input }
+  const rest: Record<string, unknown> = typeof input === 'object' && input !== null ? { ...input } : {}
+  const segments: string[] = []
+  for (const segment of route.path.split('/')) {
+    const name = segment.startsWith(':') ? segment.slice(1) : undefined
+    if (name === undefined || !params.includes(name)) {
+      segments.push(segment)
+      continue
+    }
+    const value = String(rest[name] ?? '')
+    if (/^\.{0,2}$/.test(value)) return { ok: false, param: name }
+    segments.push(encodeURIComponent(value))
+  }
+  for (const name of params) delete rest[name]
+  return { ok: true, path: segments.join('/'), rest: Object.keys(rest).length > 0 ? rest : undefined }
+}
+
 /** Query parameters from the input object: arrays repeat the key, Dates go as ISO text, absent values are left out. */
 function appendQuery(url: URL, input: unknown): void {
   if (typeof input !== 'object' || input === null) return
@@ -122,7 +153,7 @@ function parseJson(text: string): { readonly ok: true; readonly value: unknown }
   }
 }
 
-/** A non-2xx answer: the server's `{ code, message }` (SPEC §8), or, from anything else (a proxy's HTML page), a shape error. */
+/** A non-2xx answer: the server's `{ code, message }` (docs/endpoints.md#errors), or, from anything else (a proxy's HTML page), a shape error. */
 function serverError(status: number, text: string): AuthClientError {
   const json = parseJson(text)
   const parsed = json.ok ? z.safeParse(errorBody, json.value) : null

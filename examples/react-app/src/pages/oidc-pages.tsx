@@ -1,0 +1,160 @@
+/**
+ * The pages of the OpenID Provider (docs/oidc-provider.md): `/login`, where an
+ * authorization that found no session waits while the user signs in, and
+ * `/consent`, where the user allows or denies a client the scopes it asked
+ * for. Both end by leaving the app: back to the server's authorize endpoint,
+ * or on to the client's redirect URI with a code (or `access_denied`).
+ */
+import { useOAuthClient } from '@gatehouse/oidc-provider/client'
+import { fields, Status, Submit, useAction } from '../action.js'
+import { client, type SessionData } from '../auth-client.js'
+import { Link } from '../router.js'
+
+const AUTHORIZE = '/api/auth/oauth2/authorize'
+
+/** The scopes a client may ask for, in words a user can judge. */
+const SCOPE_WORDS: Readonly<Record<string, string>> = {
+  openid: 'Know who you are on this site',
+  profile: 'See your name and picture',
+  email: 'See your email address and whether it is verified',
+  offline_access: 'Stay connected when you are not using it',
+}
+
+/** The authorization request the server sent along, when the query is one (it has the client and the response type). */
+function authorizationQuery(query: URLSearchParams): URLSearchParams | null {
+  return query.get('client_id') && query.get('response_type') ? query : null
+}
+
+/** Leaves the app for a URL the server answered with; a full navigation, since it goes to the API or another site. */
+function leaveFor(url: string): void {
+  window.location.assign(url)
+}
+
+/**
+ * After sign-in: the server's continuation when it sent one (it kept the
+ * request in a signed cookie), else the authorize endpoint again with the
+ * original request, which now finds the session.
+ */
+function resume(query: URLSearchParams, serverURL: string | undefined): void {
+  if (serverURL) return leaveFor(serverURL)
+  const request = authorizationQuery(query)
+  leaveFor(request ? `${AUTHORIZE}?${request}` : '/')
+}
+
+export function LoginPage({ session, query }: { session: SessionData | null; query: URLSearchParams }) {
+  const action = useAction()
+  const request = authorizationQuery(query)
+  // prompt=login asks for a fresh sign-in: continuing with the current session would loop back here.
+  const mustSignIn = (query.get('prompt') ?? '').split(' ').includes('login')
+  return (
+    <section>
+      <h1>Sign in</h1>
+      {request ? <p>An application asked to sign you in with your account here. Sign in to continue.</p> : null}
+      {session && request && !mustSignIn ? (
+        <p>
+          <button type="button" onClick={() => resume(query, undefined)}>
+            Continue as {session.user.email}
+          </button>
+        </p>
+      ) : null}
+      <form
+        onSubmit={(event) => {
+          const { email = '', password = '' } = fields(event)
+          void action.run(
+            () => client.signIn.email({ email, password, rememberMe: true }),
+            (result) => resume(query, result.data?.url),
+          )
+        }}
+      >
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" defaultValue={query.get('login_hint') ?? ''} required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <Submit action={action}>Sign in</Submit>
+        <Status action={action} />
+      </form>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+        {request ? (
+          <>
+            {' · '}
+            {/* Back here after sign-up, signed in: "Continue as" resumes the authorization. */}
+            <Link to={`/sign-up?next=${encodeURIComponent(`/login?${request}`)}`}>Create an account</Link>
+          </>
+        ) : null}
+      </p>
+    </section>
+  )
+}
+
+export function ConsentPage({ session, query }: { session: SessionData | null; query: URLSearchParams }) {
+  const clientId = query.get('client_id')
+  if (!session) {
+    return (
+      <section>
+        <h1>Sign in first</h1>
+        <p>Your sign-in has ended. Go back to the application and start again.</p>
+      </section>
+    )
+  }
+  if (!clientId) {
+    return (
+      <section>
+        <h1>Nothing to approve</h1>
+        <p>This page is opened by an application asking for access to your account.</p>
+      </section>
+    )
+  }
+  const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean)
+  return <ConsentForm clientId={clientId} scopes={scopes} email={session.user.email} />
+}
+
+function ConsentForm({ clientId, scopes, email }: { clientId: string; scopes: readonly string[]; email: string }) {
+  const { data: info, error, isPending } = useOAuthClient(client, clientId)
+  const action = useAction()
+  if (isPending) return <p>Loading…</p>
+  if (error || !info) {
+    // 404: no such client, or one that was disabled since the authorization began.
+    return (
+      <p role="alert" className="error">
+        {error && error.status !== 404 ? error.message : 'This application is not known here.'}
+      </p>
+    )
+  }
+  const decide = (accept: boolean) =>
+    void action.run(
+      () => client.oauth2.consent({ accept }),
+      (result) => {
+        if (result.data) leaveFor(result.data.redirectURI)
+      },
+    )
+  return (
+    <section>
+      <h1>
+        {info.icon ? <img src={info.icon} alt="" width={48} height={48} /> : null} {info.name} wants to access your account
+      </h1>
+      <p>
+        Signed in as <strong>{email}</strong>. {info.name} asks to:
+      </p>
+      <ul>
+        {scopes.map((scope) => (
+          <li key={scope}>{SCOPE_WORDS[scope] ?? `Use “${scope}”`}</li>
+        ))}
+      </ul>
+      <p className="muted">Allowing sends you back to {info.name}; denying tells it you said no.</p>
+      <p>
+        <button type="button" disabled={action.pending} onClick={() => decide(true)}>
+          Allow
+        </button>{' '}
+        <button type="button" disabled={action.pending} onClick={() => decide(false)}>
+          Deny
+        </button>
+      </p>
+      <Status action={action} />
+    </section>
+  )
+}

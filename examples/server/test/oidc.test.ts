@@ -1,0 +1,124 @@
+/**
+ * The example server's OpenID Provider over real HTTP: discovery names the
+ * issuer and S256 only; registration needs a signed-in user; an
+ * authorization without a session goes to the app's /login page and, once
+ * signed in, to its /consent page; both pages are the app's shell.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readConfig } from '../src/config.js'
+import { startServer, type RunningServer } from '../src/server.js'
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const address = probe.address()
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+const SHELL = '<!doctype html><title>app shell</title><div id="root"></div>'
+// RFC 7636 Appendix B.
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGjSstw-cM'
+
+describe('example server as an OpenID Provider', () => {
+  let dir = ''
+  let server: RunningServer
+  let cookie = ''
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-oidc-'))
+    await mkdir(join(dir, 'app'))
+    await writeFile(join(dir, 'app', 'index.html'), SHELL)
+    const config = readConfig({ PORT: String(await freePort()), DATABASE_PATH: join(dir, 'auth.db'), RATE_LIMIT: '0' })
+    server = await startServer(config, { appDirectory: join(dir, 'app'), print: () => undefined })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  const call = (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => {
+    const headers = new Headers(init.headers)
+    headers.set('origin', server.url)
+    if (init.cookie) headers.set('cookie', init.cookie)
+    if (init.json !== undefined) headers.set('content-type', 'application/json')
+    return fetch(`${server.url}${path}`, {
+      ...init,
+      headers,
+      redirect: 'manual',
+      ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
+    })
+  }
+  const cookiesOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
+
+  it('serves discovery for the issuer {BASE_URL}/api/auth, with S256 only', async () => {
+    const response = await call('/api/auth/.well-known/openid-configuration')
+    expect(response.status).toBe(200)
+    const metadata = (await response.json()) as Record<string, unknown>
+    expect(metadata).toMatchObject({
+      issuer: `${server.url}/api/auth`,
+      authorization_endpoint: `${server.url}/api/auth/oauth2/authorize`,
+      registration_endpoint: `${server.url}/api/auth/oauth2/register`,
+      jwks_uri: `${server.url}/api/auth/jwks`,
+      code_challenge_methods_supported: ['S256'],
+    })
+  })
+
+  it('registers clients only for a signed-in user; authorize needs PKCE, then goes to /login and /consent, both the app shell', async () => {
+    const metadata = { client_name: 'Notes', redirect_uris: ['http://127.0.0.1:4000/callback'] }
+    const anonymous = await call('/api/auth/oauth2/register', { json: metadata })
+    expect(anonymous.status).toBe(401)
+
+    const signUp = await call('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' } })
+    expect(signUp.status).toBe(200)
+    cookie = cookiesOf(signUp)
+    const registered = await call('/api/auth/oauth2/register', { json: metadata, cookie })
+    expect(registered.status).toBe(201)
+    const body = (await registered.json()) as { client_id: string; client_secret: string }
+    expect(body.client_secret).toEqual(expect.any(String))
+
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: body.client_id,
+      redirect_uri: metadata.redirect_uris[0] ?? '',
+      scope: 'openid email',
+      state: 's1',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+    })
+    // No PKCE: refused by redirect, as this server requires it of every client.
+    const withoutPKCE = new URLSearchParams(query)
+    withoutPKCE.delete('code_challenge')
+    withoutPKCE.delete('code_challenge_method')
+    const refused = await call(`/api/auth/oauth2/authorize?${withoutPKCE}`, { cookie })
+    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request')
+
+    // Signed out: the app's login page, with the request.
+    const toLogin = await call(`/api/auth/oauth2/authorize?${query}`)
+    expect(toLogin.status).toBe(302)
+    const login = new URL(toLogin.headers.get('location') ?? '', server.url)
+    expect(`${login.origin}${login.pathname}`).toBe(`${server.url}/login`)
+    expect(login.searchParams.get('client_id')).toBe(body.client_id)
+
+    // Signed in, first time: the app's consent page, with the client and the scopes.
+    const toConsent = await call(`/api/auth/oauth2/authorize?${query}`, { cookie })
+    const consent = new URL(toConsent.headers.get('location') ?? '', server.url)
+    expect(`${consent.origin}${consent.pathname}`).toBe(`${server.url}/consent`)
+    expect(consent.searchParams.get('scope')).toBe('openid email')
+
+    for (const page of [login, consent]) {
+      const shell = await call(`${page.pathname}${page.search}`)
+      expect(shell.status).toBe(200)
+      expect(await shell.text()).toBe(SHELL)
+    }
+  })
+})

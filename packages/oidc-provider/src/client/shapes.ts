@@ -1,0 +1,38 @@
+/**
+ * @module
+ * What the provider's browser-facing routes answer, as zod/mini schemas the
+ * client checks responses against (docs/oidc-provider.md#the-client-half).
+ * Known fields are checked, others pass through. Written here rather than
+ * imported from the server code, so a browser bundle holds only these few
+ * schemas.
+ */
+import * as z from 'zod/mini'
+
+/** GET /oauth2/client/:id: the public face of a client, for the consent page. */
+export const publicClientShape = z.looseObject({
+  clientId: z.string(),
+  name: z.string(),
+  icon: z.nullable(z.string()),
+})
+
+/** POST /oauth2/consent from fetch: where the browser goes next (the client's redirect URI with a code, or access_denied). */
+export const consentShape = z.looseObject({
+  redirectURI: z.string(),
+})
+
+/**
+ * POST /oauth2/register (RFC 7591 §3.2.1): the client's id, its secret (shown
+ * this once; none for a public client), and the registered metadata echoed.
+ * Times are seconds since the epoch, as the RFC has them.
+ */
+export const registeredClientShape = z.looseObject({
+  client_id: z.string(),
+  client_secret: z.optional(z.string()),
+  client_id_issued_at: z.number(),
+  client_secret_expires_at: z.number(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.string(),
+  grant_types: z.optional(z.array(z.string())),
+  response_types: z.optional(z.array(z.string())),
+  client_name: z.optional(z.string()),
+})

@@ -1,0 +1,6 @@
+export { jwksSchema } from './schema.js'
+export { signJwt, verifyJwt, atHash, publicJwks } from './jwt.js'
+export { issuer } from './issuer.js'
+export { discoveryDocument, ENDPOINT_PATHS, CLAIMS_SUPPORTED } from './discovery.js'
+export { signingAlgorithms, SUPPORTED_ALGORITHMS, RSA_MODULUS_LENGTH } from './algorithms.js'
+export { KEY_CACHE_TTL_MS, PREPUBLISH_SECONDS, PUBLICATION_MARGIN_SECONDS, ensureSigningKeys, type KeyContext } from './key-store.js'

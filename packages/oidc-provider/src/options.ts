@@ -1,0 +1,157 @@
+/**
+ * @module
+ * What `oidcProvider(options)` accepts, and the defaults of docs/oidc-provider.md
+ * "Options": codes live 600 s, access tokens 3600 s, refresh tokens 7 days,
+ * PKCE (S256) required, registration only with a session. Options are
+ * resolved once, when the plugin is made; routes read the resolved object at
+ * run time.
+ */
+import type { User } from '@gatehouse/core'
+
+type MaybePromise<T> = T | Promise<T>
+
+export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA'
+
+/** `web` clients are confidential (they hold a secret); the others are public and need PKCE. */
+export type ClientType = 'web' | 'native' | 'user-agent-based' | 'public'
+
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post'
+
+/** A first-party client configured in code rather than stored (docs/oidc-provider.md#trusted-clients). */
+export interface TrustedClient {
+  readonly clientId: string
+  /** Required for `web` clients; compared in constant time. */
+  readonly clientSecret?: string
+  readonly name: string
+  readonly icon?: string
+  readonly redirectURLs: readonly string[]
+  readonly postLogoutRedirectURLs?: readonly string[]
+  readonly type: ClientType
+  /** Skip the consent page for this client. */
+  readonly skipConsent?: boolean
+  readonly metadata?: Record<string, unknown>
+}
+
+/** The registered client as routes and `api` see it (docs/oidc-provider.md#clients). */
+export interface OAuthClient {
+  readonly clientId: string
+  readonly name: string
+  readonly icon: string | null
+  readonly redirectURLs: readonly string[]
+  readonly postLogoutRedirectURLs: readonly string[]
+  readonly type: ClientType
+  readonly disabled: boolean
+  readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod
+  readonly grantTypes: readonly string[]
+  readonly responseTypes: readonly string[]
+  readonly scope: string | null
+  readonly metadata: Record<string, unknown> | null
+  readonly userId: string | null
+  readonly skipConsent: boolean
+  /** True for clients from `trustedClients`, which are not stored. */
+  readonly trusted: boolean
+  readonly createdAt: Date | null
+  readonly updatedAt: Date | null
+}
+
+/** The fields of the discovery document an application may override. */
+export type DiscoveryMetadata = Record<string, unknown>
+
+export interface OidcProviderOptions {
+  /** Where users sign in; the authorization request is kept in a cookie meanwhile. */
+  readonly loginPage: string
+  /** Where users grant or deny access; receives `client_id` and `scope`. */
+  readonly consentPage?: string
+  /** Scopes beyond openid, profile, email and offline_access. */
+  readonly scopes?: readonly string[]
+  /** Scope used when an authorization request names none. Default "openid". */
+  readonly defaultScope?: string
+  /** Require PKCE of every client. Default true; public clients always need it. */
+  readonly requirePKCE?: boolean
+  /** Accept `code_challenge_method=plain`. Default false (S256 only). */
+  readonly allowPlainCodeChallengeMethod?: boolean
+  /** Let anyone register clients, without a session. Default false. */
+  readonly allowDynamicClientRegistration?: boolean
+  readonly trustedClients?: readonly TrustedClient[]
+  /** Seconds an authorization code is valid. Default 600. */
+  readonly codeExpiresIn?: number
+  /** Seconds an access token is valid. Default 3600. */
+  readonly accessTokenExpiresIn?: number
+  /** Seconds a refresh token is valid. Default 604800 (7 days). */
+  readonly refreshTokenExpiresIn?: number
+  readonly signing?: {
+    /** Algorithm of ID Tokens. Default RS256. */
+    readonly algorithm?: SigningAlgorithm
+    /** Further algorithms whose keys are kept and published. */
+    readonly additionalAlgorithms?: readonly SigningAlgorithm[]
+    /** Seconds between key rotations. */
+    readonly rotationInterval?: number
+  }
+  /** Extra claims for the ID Token and userinfo, given the granted scopes. */
+  readonly getAdditionalUserInfoClaims?: (
+    user: User,
+    scopes: readonly string[],
+    client: OAuthClient,
+  ) => MaybePromise<Record<string, unknown>>
+  /** Overrides of the discovery document's fields. */
+  readonly metadata?: DiscoveryMetadata
+}
+
+export interface ResolvedOidcOptions {
+  readonly loginPage: string
+  readonly consentPage: string | undefined
+  /** Every supported scope: the four standard ones plus the configured extras. */
+  readonly scopes: readonly string[]
+  readonly defaultScope: string
+  readonly requirePKCE: boolean
+  readonly allowPlainCodeChallengeMethod: boolean
+  readonly allowDynamicClientRegistration: boolean
+  readonly trustedClients: readonly TrustedClient[]
+  readonly codeExpiresIn: number
+  readonly accessTokenExpiresIn: number
+  readonly refreshTokenExpiresIn: number
+  readonly signing: {
+    readonly algorithm: SigningAlgorithm
+    readonly additionalAlgorithms: readonly SigningAlgorithm[]
+    readonly rotationInterval: number
+  }
+  readonly getAdditionalUserInfoClaims: OidcProviderOptions['getAdditionalUserInfoClaims']
+  readonly metadata: DiscoveryMetadata | undefined
+}
+
+export const STANDARD_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const
+export const DEFAULT_CODE_EXPIRES_IN = 600
+export const DEFAULT_ACCESS_TOKEN_EXPIRES_IN = 3600
+export const DEFAULT_REFRESH_TOKEN_EXPIRES_IN = 604_800
+/** Max age of the login-prompt and consent cookies, in seconds. */
+export const PENDING_REQUEST_MAX_AGE = 600
+/** Thirty days: keys older than this are replaced, their public halves kept until their tokens expire. */
+export const DEFAULT_ROTATION_INTERVAL = 2_592_000
+
+/**
+ * @example
+ * resolveOidcOptions({ loginPage: '/login' }).scopes // ['openid', 'profile', 'email', 'offline_access']
+ */
+export function resolveOidcOptions(options: OidcProviderOptions): ResolvedOidcOptions {
+  const extras = (options.scopes ?? []).filter((scope) => !(STANDARD_SCOPES as readonly string[]).includes(scope))
+  return {
+    loginPage: options.loginPage,
+    consentPage: options.consentPage,
+    scopes: [...STANDARD_SCOPES, ...new Set(extras)],
+    defaultScope: options.defaultScope ?? 'openid',
+    requirePKCE: options.requirePKCE ?? true,
+    allowPlainCodeChallengeMethod: options.allowPlainCodeChallengeMethod ?? false,
+    allowDynamicClientRegistration: options.allowDynamicClientRegistration ?? false,
+    trustedClients: options.trustedClients ?? [],
+    codeExpiresIn: options.codeExpiresIn ?? DEFAULT_CODE_EXPIRES_IN,
+    accessTokenExpiresIn: options.accessTokenExpiresIn ?? DEFAULT_ACCESS_TOKEN_EXPIRES_IN,
+    refreshTokenExpiresIn: options.refreshTokenExpiresIn ?? DEFAULT_REFRESH_TOKEN_EXPIRES_IN,
+    signing: {
+      algorithm: options.signing?.algorithm ?? 'RS256',
+      additionalAlgorithms: options.signing?.additionalAlgorithms ?? [],
+      rotationInterval: options.signing?.rotationInterval ?? DEFAULT_ROTATION_INTERVAL,
+    },
+    getAdditionalUserInfoClaims: options.getAdditionalUserInfoClaims,
+    metadata: options.metadata,
+  }
+}

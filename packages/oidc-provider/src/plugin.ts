@@ -1,0 +1,44 @@
+/**
+ * @module
+ * `oidcProvider(options)`: the plugin object (docs/oidc-provider.md). It adds
+ * the client, token, consent and signing-key tables, the OAuth/OpenID
+ * routes, the after-hook that resumes an authorization once the user has
+ * signed in, and rate limits on the endpoints a client could hammer.
+ */
+import { definePlugin } from '@gatehouse/core'
+import { OidcErrors } from './errors.js'
+import { resolveOidcOptions, type OidcProviderOptions } from './options.js'
+import { oidcProviderEndpoints } from './routes/index.js'
+import { oidcProviderSchema } from './schema.js'
+import { resumeAfterSignIn } from './services/resume-after-sign-in.js'
+
+/**
+ * The OAuth 2.0 authorization server and OpenID Provider (docs/oidc-provider.md).
+ *
+ * @example
+ * const auth = createAuth({
+ *   baseURL: 'https://id.example.com',
+ *   plugins: [oidcProvider({ loginPage: '/login', consentPage: '/consent' })],
+ * })
+ * const { clientId, clientSecret } = await auth.api.oauth2CreateClient({
+ *   body: { name: 'Wiki', redirectURLs: ['https://wiki.example.com/callback'] },
+ * })
+ */
+export function oidcProvider(options: OidcProviderOptions) {
+  const resolved = resolveOidcOptions(options)
+  return definePlugin({
+    id: 'oidc-provider',
+    schema: oidcProviderSchema,
+    endpoints: oidcProviderEndpoints(resolved),
+    errors: OidcErrors,
+    hooks: { after: [resumeAfterSignIn(resolved)] },
+    rateLimit: [
+      // Relying parties redeem codes from one server address: generous, yet a bound on code and secret guessing.
+      { pathMatcher: (path: string) => path === '/oauth2/token', window: 60, max: 120 },
+      // Each registration writes a row: a few per minute is plenty for a person or a deployment script.
+      { pathMatcher: (path: string) => path === '/oauth2/register', window: 60, max: 10 },
+      // Resource servers introspect per request they serve.
+      { pathMatcher: (path: string) => path === '/oauth2/introspect', window: 60, max: 600 },
+    ],
+  })
+}

@@ -1,0 +1,21 @@
+/**
+ * @module
+ * GET /oauth2/client/{id}: a client's public face for the consent page,
+ * `{ clientId, name, icon }` and nothing else (docs/oidc-provider.md#consent).
+ */
+import { defineEndpoint } from '@gatehouse/core'
+import { OAuthError, OidcErrors } from '../errors.js'
+import type { ResolvedOidcOptions } from '../options.js'
+import { findClient } from '../services/clients.js'
+
+export function oauth2ClientInfo(options: ResolvedOidcOptions) {
+  return defineEndpoint({
+    method: 'GET',
+    path: '/oauth2/client/:id',
+    handler: async (ctx) => {
+      const client = await findClient(ctx.db, options, ctx.params.id ?? '')
+      if (!client || client.disabled) throw new OAuthError(OidcErrors.CLIENT_NOT_FOUND)
+      return { clientId: client.clientId, name: client.name, icon: client.icon }
+    },
+  })
+}

@@ -1,0 +1,47 @@
+/**
+ * @module
+ * Remembered consent (docs/oidc-provider.md#consent): one `oauthConsent` row
+ * per client and user, holding the scopes granted. A later request within
+ * those scopes skips the consent page. The row is unique per (client, user),
+ * so two concurrent accepts update one row rather than insert two.
+ */
+import { isUniqueViolation, type Row, type Store } from '@gatehouse/core'
+
+interface ConsentRow extends Row {
+  id: string
+  scopes: string
+  consentGiven: boolean
+}
+
+function where(clientId: string, userId: string) {
+  return [
+    { field: 'clientId', value: clientId },
+    { field: 'userId', value: userId },
+  ] as const
+}
+
+/** Whether the user already granted every scope in `scopes` to this client. */
+export async function hasConsent(db: Store, clientId: string, userId: string, scopes: readonly string[]): Promise<boolean> {
+  const row = await db.findOne<ConsentRow>({ model: 'oauthConsent', where: where(clientId, userId) })
+  if (!row?.consentGiven) return false
+  const granted = new Set(row.scopes.split(' '))
+  return scopes.every((scope) => granted.has(scope))
+}
+
+/** Records that the user granted `scopes` (added to what they granted before). */
+export async function recordConsent(db: Store, clientId: string, userId: string, scopes: readonly string[]): Promise<void> {
+  const existing = await db.findOne<ConsentRow>({ model: 'oauthConsent', where: where(clientId, userId) })
+  const merged = (known: string) => [...new Set([...known.split(' ').filter(Boolean), ...scopes])].join(' ')
+  if (existing) {
+    await db.update({ model: 'oauthConsent', where: { field: 'id', value: existing.id }, update: { scopes: merged(existing.scopes), consentGiven: true } })
+    return
+  }
+  try {
+    await db.create({ model: 'oauthConsent', data: { clientId, userId, scopes: scopes.join(' '), consentGiven: true } })
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error
+    // A concurrent accept inserted the row first: add our scopes to it.
+    const row = await db.findOne<ConsentRow>({ model: 'oauthConsent', where: where(clientId, userId) })
+    if (row) await db.update({ model: 'oauthConsent', where: { field: 'id', value: row.id }, update: { scopes: merged(row.scopes), consentGiven: true } })
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { checkRedirectURI, isRegistered, withParams } from './redirect-uris.js'
+
+describe('checkRedirectURI', () => {
+  it.each([
+    'https://rp.example.com/callback',
+    'https://rp.example.com:8443/cb?tenant=a',
+    'http://localhost:3000/cb',
+    'http://127.0.0.1:8080/cb',
+    'http://[::1]/cb',
+  ])('accepts %s', (uri) => {
+    expect(checkRedirectURI(uri)).toEqual({ ok: true })
+  })
+
+  it.each([
+    ['a relative path', '/callback'],
+    ['http off loopback', 'http://rp.example.com/cb'],
+    ['http on a look-alike host', 'http://localhost.evil.example/cb'],
+    ['a fragment', 'https://rp.example.com/cb#frag'],
+    ['an empty fragment', 'https://rp.example.com/cb#'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['a custom scheme', 'com.example.app:/cb'],
+    ['a comma', 'https://rp.example.com/cb?a=1,2'],
+    ['credentials', 'https://user:pass@rp.example.com/cb'],
+  ])('refuses %s', (_, uri) => {
+    expect(checkRedirectURI(uri).ok).toBe(false)
+  })
+})
+
+describe('isRegistered', () => {
+  it('matches exactly only', () => {
+    const registered = ['https://rp.example.com/cb']
+    expect(isRegistered(registered, 'https://rp.example.com/cb')).toBe(true)
+    for (const near of ['https://rp.example.com/cb/', 'https://RP.example.com/cb', 'https://rp.example.com:443/cb', 'https://rp.example.com/cb?x', 'https://rp.example.com/c']) {
+      expect(isRegistered(registered, near)).toBe(false)
+    }
+  })
+})
+
+describe('withParams', () => {
+  it('keeps the existing query and leaves undefined values out', () => {
+    expect(withParams('https://rp.example.com/cb?tenant=a', { code: 'abc', state: undefined, iss: 'https://id.example.com/api/auth' })).toBe(
+      'https://rp.example.com/cb?tenant=a&code=abc&iss=https%3A%2F%2Fid.example.com%2Fapi%2Fauth',
+    )
+  })
+})

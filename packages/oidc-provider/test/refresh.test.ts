@@ -1,0 +1,131 @@
+/**
+ * POST /oauth2/token with the refresh_token grant: rotation on every use, a
+ * refreshed ID Token, scope narrowing, expiry, reuse of a rotated token
+ * revoking the whole family, and twenty parallel uses yielding one new pair.
+ */
+import { describe, expect, it } from 'vitest'
+import {
+  authorizeCode,
+  createClient,
+  newUser,
+  providerAuth,
+  redeem,
+  tokenRequest,
+  tokenRows,
+  userinfo,
+  verifyIdToken,
+  type ProviderAuth,
+  type TestClient,
+} from './fixtures.js'
+
+async function offlineTokens(auth: ProviderAuth, client: TestClient) {
+  const user = await newUser(auth)
+  const { code, verifier, nonce } = await authorizeCode(auth, user, client, { scope: 'openid email offline_access', prompt: 'consent' })
+  const reply = await redeem(auth, client, code, verifier)
+  expect(reply.status).toBe(200)
+  return { user, nonce, tokens: reply.body as { access_token: string; refresh_token: string; id_token: string } }
+}
+
+function refresh(auth: ProviderAuth, client: TestClient, refreshToken: string, extra: Record<string, string> = {}) {
+  return tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra })
+}
+
+describe('refresh_token', () => {
+  it('rotates: a new pair, a new ID Token with the original auth_time and no nonce; the old access token keeps working', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { user, tokens } = await offlineTokens(auth, client)
+    const firstClaims = await verifyIdToken(auth, tokens.id_token, client.clientId)
+    auth.clock.advance(60_000)
+    const reply = await refresh(auth, client, tokens.refresh_token)
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('cache-control')).toBe('no-store')
+    expect(reply.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid email offline_access' })
+    expect(reply.body.refresh_token).not.toBe(tokens.refresh_token)
+    expect(reply.body.access_token).not.toBe(tokens.access_token)
+    const claims = await verifyIdToken(auth, reply.body.id_token, client.clientId)
+    expect(claims.sub).toBe(user.id)
+    expect(claims.auth_time).toBe(firstClaims.auth_time)
+    expect(claims.nonce).toBeUndefined()
+    expect((await userinfo(auth, reply.body.access_token)).status).toBe(200)
+
+    const rows = await tokenRows(auth, client.clientId)
+    expect(rows).toHaveLength(2)
+    expect(rows.filter((row) => row.rotatedAt !== null)).toHaveLength(1)
+    expect(new Set(rows.map((row) => row.grantId)).size).toBe(1)
+  })
+
+  it('reusing a rotated token is invalid_grant and revokes the whole family', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    const second = await refresh(auth, client, tokens.refresh_token)
+    const third = await refresh(auth, client, second.body.refresh_token)
+    expect(third.status).toBe(200)
+    const reuse = await refresh(auth, client, tokens.refresh_token)
+    expect(reuse.status).toBe(400)
+    expect(reuse.body.error).toBe('invalid_grant')
+    expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
+    expect((await refresh(auth, client, third.body.refresh_token)).body.error).toBe('invalid_grant')
+    expect((await userinfo(auth, third.body.access_token)).status).toBe(401)
+  })
+
+  it('twenty parallel uses of one refresh token: one new pair, the rest invalid_grant', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    const replies = await Promise.all(Array.from({ length: 20 }, () => refresh(auth, client, tokens.refresh_token)))
+    const winners = replies.filter((reply) => reply.status === 200)
+    expect(winners).toHaveLength(1)
+    expect(replies.filter((reply) => reply.body?.error === 'invalid_grant')).toHaveLength(19)
+    // The losers presented a spent token: that is reuse, so the family is gone, the winner's pair with it.
+    expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
+  })
+
+  it('is bound to its client', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const other = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    expect((await refresh(auth, other, tokens.refresh_token)).body.error).toBe('invalid_grant')
+    expect((await refresh(auth, client, tokens.refresh_token)).status).toBe(200)
+  })
+
+  it('may narrow the scope, never widen it', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    const wider = await refresh(auth, client, tokens.refresh_token, { scope: 'openid email profile offline_access' })
+    expect(wider.body.error).toBe('invalid_scope')
+    const narrower = await refresh(auth, client, tokens.refresh_token, { scope: 'openid offline_access' })
+    expect(narrower.status).toBe(200)
+    expect(narrower.body.scope).toBe('openid offline_access')
+  })
+
+  it('expires after 7 days; needs refresh_token; an unknown token is invalid_grant', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    expect((await tokenRequest(auth, client, { grant_type: 'refresh_token' })).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'refresh_token is required',
+    })
+    expect((await refresh(auth, client, 'x'.repeat(32))).body.error).toBe('invalid_grant')
+    auth.clock.advance(604_800_000)
+    expect((await refresh(auth, client, tokens.refresh_token)).body.error).toBe('invalid_grant')
+  })
+})
+
+describe('access token lifetime', () => {
+  it('userinfo refuses an access token after its 3600 s', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    auth.clock.advance(3_599_000)
+    expect((await userinfo(auth, tokens.access_token)).status).toBe(200)
+    auth.clock.advance(1000)
+    const expired = await userinfo(auth, tokens.access_token)
+    expect(expired.status).toBe(401)
+    expect(expired.body.error).toBe('invalid_token')
+  })
+})

@@ -1,0 +1,249 @@
+/**
+ * The endpoints used with a token in hand: userinfo (claims by scope,
+ * invalid_token challenges), revoke (RFC 7009), introspect (RFC 7662) and
+ * RP-initiated logout at end-session.
+ */
+import { describe, expect, it } from 'vitest'
+import { cookieHeader } from '../../core/test/accounts.js'
+import { request } from '../../core/test/helpers.js'
+import {
+  authorizeCode,
+  basic,
+  CALLBACK,
+  createClient,
+  ISSUER,
+  newUser,
+  postForm,
+  providerAuth,
+  redeem,
+  type ProviderAuth,
+  type TestClient,
+  type TestUser,
+  userinfo,
+} from './fixtures.js'
+
+async function tokensFor(auth: ProviderAuth, user: TestUser, client: TestClient, scope = 'openid profile email offline_access') {
+  const { code, verifier } = await authorizeCode(auth, user, client, { scope, prompt: 'consent' })
+  const reply = await redeem(auth, client, code, verifier)
+  expect(reply.status).toBe(200)
+  return reply.body as { access_token: string; refresh_token?: string; id_token?: string }
+}
+
+describe('userinfo', () => {
+  it('answers claims by scope, by GET and POST', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth, 'Grace Brewster Hopper')
+    const client = await createClient(auth)
+    const all = await tokensFor(auth, user, client)
+    const reply = await userinfo(auth, all.access_token)
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('cache-control')).toBe('no-store')
+    expect(reply.body).toEqual({
+      sub: user.id,
+      email: user.email,
+      email_verified: false,
+      name: 'Grace Brewster Hopper',
+      given_name: 'Grace',
+      family_name: 'Brewster Hopper',
+    })
+    const post = await auth.handler(request('/api/auth/oauth2/userinfo', { method: 'POST', headers: { authorization: `Bearer ${all.access_token}` } }))
+    expect(await post.json()).toEqual(reply.body)
+
+    const inBody = await auth.handler(
+      request('/api/auth/oauth2/userinfo', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `access_token=${all.access_token}`,
+      }),
+    )
+    expect(await inBody.json()).toEqual(reply.body)
+
+    const openidOnly = await tokensFor(auth, user, client, 'openid')
+    expect((await userinfo(auth, openidOnly.access_token)).body).toEqual({ sub: user.id })
+    const emailOnly = await tokensFor(auth, user, client, 'openid email')
+    expect((await userinfo(auth, emailOnly.access_token)).body).toEqual({ sub: user.id, email: user.email, email_verified: false })
+  })
+
+  it('adds the application claims, which cannot replace sub', async () => {
+    const auth = providerAuth({ getAdditionalUserInfoClaims: (user, scopes) => ({ sub: 'forged', tier: scopes.includes('profile') ? 'gold' : 'none', uid: user.id }) })
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    expect((await userinfo(auth, tokens.access_token)).body).toMatchObject({ sub: user.id, tier: 'gold', uid: user.id })
+  })
+
+  it.each([
+    ['no token', undefined],
+    ['an unknown token', 'Bearer abcdefghijklmnopqrstuvwxyz012345'],
+    ['another scheme', 'Basic abc'],
+  ])('%s is 401 invalid_token with a Bearer challenge', async (_, authorization) => {
+    const auth = providerAuth()
+    const response = await auth.handler(request('/api/auth/oauth2/userinfo', { headers: authorization ? { authorization } : {} }))
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+    expect(await response.json()).toMatchObject({ error: 'invalid_token' })
+  })
+
+  it('a token without openid is 403 insufficient_scope', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client, 'email')
+    const reply = await userinfo(auth, tokens.access_token)
+    expect(reply.status).toBe(403)
+    expect(reply.body.error).toBe('insufficient_scope')
+  })
+})
+
+function revoke(auth: ProviderAuth, client: TestClient, token: string, hint?: string) {
+  return postForm(auth, '/oauth2/revoke', { token, ...(hint ? { token_type_hint: hint } : {}) }, { authorization: basic(client.clientId, client.clientSecret ?? '') })
+}
+
+function introspect(auth: ProviderAuth, client: TestClient, token: string, hint?: string) {
+  return postForm(auth, '/oauth2/introspect', { token, ...(hint ? { token_type_hint: hint } : {}) }, { authorization: basic(client.clientId, client.clientSecret ?? '') })
+}
+
+describe('revoke', () => {
+  it('revoking an access token stops it at once; the refresh token still works', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    const reply = await revoke(auth, client, tokens.access_token, 'access_token')
+    expect(reply.status).toBe(200)
+    expect(reply.body).toBeNull()
+    expect((await userinfo(auth, tokens.access_token)).status).toBe(401)
+    const refreshed = await postForm(auth, '/oauth2/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' }, { authorization: basic(client.clientId, client.clientSecret ?? '') })
+    expect(refreshed.status).toBe(200)
+  })
+
+  it('revoking a refresh token revokes its family, whatever the hint', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    expect((await revoke(auth, client, tokens.refresh_token ?? '', 'access_token')).status).toBe(200)
+    expect((await userinfo(auth, tokens.access_token)).status).toBe(401)
+  })
+
+  it("another client's token and an unknown token are ignored with 200; a bad client is 401", async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const other = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    expect((await revoke(auth, other, tokens.access_token)).status).toBe(200)
+    expect((await userinfo(auth, tokens.access_token)).status).toBe(200)
+    expect((await revoke(auth, client, 'unknown-token')).status).toBe(200)
+    expect((await revoke(auth, { clientId: client.clientId, clientSecret: 'wrong' }, tokens.access_token)).status).toBe(401)
+    expect((await postForm(auth, '/oauth2/revoke', {}, { authorization: basic(client.clientId, client.clientSecret ?? '') })).body.error).toBe('invalid_request')
+  })
+})
+
+describe('introspect', () => {
+  it('describes an active access or refresh token to its client', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    const now = Math.floor(auth.clock.now().getTime() / 1000)
+    const access = await introspect(auth, client, tokens.access_token)
+    expect(access.status).toBe(200)
+    expect(access.body).toEqual({
+      active: true,
+      scope: 'openid profile email offline_access',
+      client_id: client.clientId,
+      sub: user.id,
+      aud: client.clientId,
+      iss: ISSUER,
+      token_type: 'Bearer',
+      exp: now + 3600,
+      iat: now,
+    })
+    const refresh = await introspect(auth, client, tokens.refresh_token ?? '', 'refresh_token')
+    expect(refresh.body).toMatchObject({ active: true, token_type: 'refresh_token', exp: now + 604_800 })
+  })
+
+  it("is inactive for expired, unknown and other clients' tokens; needs client authentication", async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const other = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    expect((await introspect(auth, other, tokens.access_token)).body).toEqual({ active: false })
+    expect((await introspect(auth, client, 'nope')).body).toEqual({ active: false })
+    const anonymous = await postForm(auth, '/oauth2/introspect', { token: tokens.access_token })
+    expect(anonymous.status).toBe(401)
+    expect(anonymous.body.error).toBe('invalid_client')
+    const spa = await createClient(auth, { type: 'public' })
+    const publicCaller = await postForm(auth, '/oauth2/introspect', { token: tokens.access_token, client_id: spa.clientId })
+    expect(publicCaller.status).toBe(401)
+    auth.clock.advance(3_600_000)
+    expect((await introspect(auth, client, tokens.access_token)).body).toEqual({ active: false })
+  })
+
+  it('a trusted confidential client (a resource server) may introspect any token', async () => {
+    const auth = providerAuth({ trustedClients: [{ clientId: 'api', clientSecret: 'r'.repeat(40), name: 'API', redirectURLs: [CALLBACK], type: 'web' }] })
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const tokens = await tokensFor(auth, user, client)
+    expect((await introspect(auth, { clientId: 'api', clientSecret: 'r'.repeat(40) }, tokens.access_token)).body.active).toBe(true)
+  })
+})
+
+describe('end-session', () => {
+  async function signedInWithIdToken(auth: ProviderAuth, postLogout = ['https://rp.example.com/logged-out']) {
+    const user = await newUser(auth)
+    const client = await createClient(auth, { postLogoutRedirectURLs: postLogout })
+    const tokens = await tokensFor(auth, user, client, 'openid')
+    return { user, client, idToken: tokens.id_token ?? '' }
+  }
+
+  function endSession(auth: ProviderAuth, params: Record<string, string>, cookie = '') {
+    return auth.handler(request(`/api/auth/oauth2/end-session?${new URLSearchParams(params)}`, { headers: cookie ? { cookie } : {} }))
+  }
+
+  it('signs the user out and redirects to the registered post_logout_redirect_uri with state, even with an expired hint', async () => {
+    const auth = providerAuth()
+    const { user, idToken } = await signedInWithIdToken(auth)
+    auth.clock.advance(7200_000)
+    const response = await endSession(auth, { id_token_hint: idToken, post_logout_redirect_uri: 'https://rp.example.com/logged-out', state: 'bye' }, user.cookie)
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('https://rp.example.com/logged-out?state=bye')
+    expect(response.headers.getSetCookie().some((line) => line.includes('session_token') && /Max-Age=0/i.test(line))).toBe(true)
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(0)
+    const session = await auth.handler(request('/api/auth/get-session', { headers: { cookie: cookieHeader(response, user.cookie) } }))
+    expect(await session.json()).toBeNull()
+  })
+
+  it('refuses an unregistered post_logout_redirect_uri, a forged hint, and a target without a client', async () => {
+    const auth = providerAuth()
+    const { user, idToken, client } = await signedInWithIdToken(auth)
+    const unregistered = await endSession(auth, { id_token_hint: idToken, post_logout_redirect_uri: 'https://rp.example.com/logged-out/' }, user.cookie)
+    expect(unregistered.status).toBe(400)
+    expect((await unregistered.json()).error).toBe('invalid_request')
+    const [header, payload] = idToken.split('.')
+    const forged = await endSession(auth, { id_token_hint: `${header}.${payload}.AAAA` }, user.cookie)
+    expect(forged.status).toBe(400)
+    const noClient = await endSession(auth, { post_logout_redirect_uri: 'https://rp.example.com/logged-out' }, user.cookie)
+    expect(noClient.status).toBe(400)
+    // The refused requests signed nobody out.
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(1)
+    const withClientId = await endSession(auth, { client_id: client.clientId, post_logout_redirect_uri: 'https://rp.example.com/logged-out' }, user.cookie)
+    expect(withClientId.status).toBe(302)
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(0)
+  })
+
+  it("a hint about another user leaves the signed-in user's session alone", async () => {
+    const auth = providerAuth()
+    const { idToken } = await signedInWithIdToken(auth)
+    const bystander = await newUser(auth)
+    const response = await endSession(auth, { id_token_hint: idToken }, bystander.cookie)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ success: true })
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: bystander.id } })).toBe(1)
+  })
+})

@@ -1,0 +1,105 @@
+/**
+ * The provider on SQL backends: SQLite always, PostgreSQL and MariaDB when
+ * configured (there parallel requests run on pooled connections and really
+ * interleave). Migrations create the tables and unique indexes; a code
+ * redeemed twenty times at once yields one token response and the losers'
+ * replay revokes it; twenty parallel refreshes yield one new pair and the
+ * reuse revokes the family. Each backend gets its own schema or database,
+ * dropped after.
+ */
+import { runMigrations } from '@gatehouse/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
+import {
+  authorizeCode,
+  createClient,
+  newUser,
+  providerAuth,
+  redeem,
+  tokenRequest,
+  tokenRows,
+  userinfo,
+  verifyIdToken,
+  type ProviderAuth,
+} from './fixtures.js'
+
+for (const { dialect, enabled } of backendDialects) {
+  describe.skipIf(!enabled)(`oidc provider on ${dialect}`, () => {
+    let backend: TestBackend | undefined
+    let auth: ProviderAuth | undefined
+
+    beforeAll(async () => {
+      backend = await createTestBackend(dialect)
+      auth = providerAuth({}, { database: backend.factory })
+      const migration = await runMigrations(auth)
+      expect(migration.applied).toBe(true)
+    })
+    afterAll(async () => {
+      await auth?.close()
+      await backend?.drop()
+    })
+
+    function ready(): ProviderAuth {
+      if (!auth) throw new Error('backend not ready')
+      return auth
+    }
+
+    it('migrations create every table and a second run has nothing to do', async () => {
+      const auth = ready()
+      const { adapter } = await auth.$context
+      for (const model of ['oauthApplication', 'oauthAccessToken', 'oauthConsent', 'jwks']) expect(await adapter.count({ model })).toBe(0)
+      expect((await runMigrations(auth)).statements).toEqual([])
+    })
+
+    it('a full flow: consent, code, tokens, userinfo, refresh', async () => {
+      const auth = ready()
+      const user = await newUser(auth)
+      const client = await createClient(auth)
+      const { code, verifier, nonce } = await authorizeCode(auth, user, client, { scope: 'openid email offline_access', prompt: 'consent' })
+      const reply = await redeem(auth, client, code, verifier)
+      expect(reply.status).toBe(200)
+      expect((await verifyIdToken(auth, reply.body.id_token, client.clientId)).nonce).toBe(nonce)
+      expect((await userinfo(auth, reply.body.access_token)).body).toEqual({ sub: user.id, email: user.email, email_verified: false })
+      const refreshed = await tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: reply.body.refresh_token })
+      expect(refreshed.status).toBe(200)
+      // Consent is remembered: the next authorization skips the page.
+      const again = await authorizeCode(auth, user, client, { scope: 'openid email' })
+      expect(again.code).toHaveLength(32)
+    })
+
+    it('twenty parallel redemptions of one code: one token response, and the replays revoke it', async () => {
+      const auth = ready()
+      const user = await newUser(auth)
+      const client = await createClient(auth)
+      const { code, verifier } = await authorizeCode(auth, user, client)
+      const replies = await Promise.all(Array.from({ length: 20 }, () => redeem(auth, client, code, verifier)))
+      expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1)
+      expect(replies.filter((reply) => reply.status === 400 && reply.body.error === 'invalid_grant')).toHaveLength(19)
+      expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
+    })
+
+    it('twenty parallel uses of one refresh token: one new pair, and the family is revoked as reuse', async () => {
+      const auth = ready()
+      const user = await newUser(auth)
+      const client = await createClient(auth)
+      const { code, verifier } = await authorizeCode(auth, user, client, { scope: 'openid offline_access', prompt: 'consent' })
+      const tokens = (await redeem(auth, client, code, verifier)).body
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () => tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })),
+      )
+      expect(replies.filter((reply) => reply.status === 200)).toHaveLength(1)
+      expect(replies.filter((reply) => reply.body?.error === 'invalid_grant')).toHaveLength(19)
+      expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
+    })
+
+    it('a sequential replay of a code revokes what it produced', async () => {
+      const auth = ready()
+      const user = await newUser(auth)
+      const client = await createClient(auth)
+      const { code, verifier } = await authorizeCode(auth, user, client)
+      const first = await redeem(auth, client, code, verifier)
+      expect((await redeem(auth, client, code, verifier)).body.error).toBe('invalid_grant')
+      expect((await userinfo(auth, first.body.access_token)).status).toBe(401)
+    })
+  })
+}
