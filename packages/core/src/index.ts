@@ -62,6 +62,9 @@ export { refreshUserInStorage } from './session/session-store.js'
 // For plugins that end the caller's session themselves (the OIDC provider's RP-initiated logout).
 export { deleteSessions } from './session/session-store.js'
 export { clearSessionCookies } from './session/session-cookies.js'
+// For plugins that must show an error rather than redirect to an unverified address (the OIDC provider's authorize).
+export { errorPageResponse } from './routes/system/error-page.js'
+export type { ErrorPageContent } from './routes/system/error-page.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'

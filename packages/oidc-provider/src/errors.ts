@@ -5,7 +5,9 @@
  * `{ error, error_description }` (RFC 6749 §5.2) instead of core's
  * `{ code, message }`, the `error` being the catalogue's OAuth code.
  * Authorization errors travel by redirect instead (authorize-errors), using
- * the same codes.
+ * the same codes. The routes a page calls through the client half (client
+ * info, consent) throw a plain `AuthError`, so their answers keep core's
+ * `{ code, message }` shape and the client narrows the codes.
  */
 import { AuthError, defineErrors, type AuthErrorOptions, type ErrorDefinition } from '@gatehouse/core'
 

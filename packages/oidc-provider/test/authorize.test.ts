@@ -100,6 +100,57 @@ describe('errors answered in place, never redirected', () => {
   })
 })
 
+describe('the error page a browser sees instead of the JSON', () => {
+  const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+
+  async function answer(auth: ProviderAuth, query: URLSearchParams, cookie: string, accept: string | undefined) {
+    return auth.handler(
+      new Request(`${ISSUER}/oauth2/authorize?${query}`, { headers: { cookie, ...(accept === undefined ? {} : { accept }) } }),
+    )
+  }
+
+  it.each([
+    ['an unknown client', { client_id: 'nope' }, 'invalid_client', 'Invalid client'],
+    ['a redirect URI not registered', { redirect_uri: 'https://evil.example.com/callback?<script>' }, 'invalid_redirect_uri', 'Invalid redirect URI'],
+  ])('%s: a 400 HTML page, escaped, never cached, never framed, and no redirect', async (_, overrides, error, description) => {
+    const { auth, user, client } = await setup()
+    const response = await answer(auth, authorizeQuery(client, overrides).query, user.cookie, BROWSER_ACCEPT)
+    expect(response.status).toBe(400)
+    expect(response.headers.get('location')).toBeNull()
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    const html = await response.text()
+    expect(html).toContain(`<code>${error}</code>`)
+    expect(html).toContain(`<p>${description}</p>`)
+    // Nothing of the request is echoed: not the unverified address, not its markup.
+    expect(html).not.toContain('evil.example.com')
+    expect(html).not.toContain('<script>')
+  })
+
+  it.each([
+    ['no Accept header', undefined],
+    ['*/*', '*/*'],
+    ['application/json', 'application/json'],
+    ['JSON preferred over HTML', 'text/html;q=0.5, application/json'],
+  ])('an API caller (%s) keeps the JSON error object', async (_, accept) => {
+    const { auth, user, client } = await setup()
+    const response = await answer(auth, authorizeQuery(client, { client_id: 'nope' }).query, user.cookie, accept)
+    expect(response.status).toBe(400)
+    expect(response.headers.get('content-type')).toBe('application/json')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await response.json()).toEqual({ error: 'invalid_client', error_description: 'Invalid client' })
+  })
+
+  it('errors the client may receive are still redirected for a browser', async () => {
+    const { auth, user, client } = await setup()
+    const response = await answer(auth, authorizeQuery(client, { scope: 'openid unknown' }).query, user.cookie, BROWSER_ACCEPT)
+    expect(response.status).toBe(302)
+    expect(location(response).searchParams.get('error')).toBe('invalid_scope')
+  })
+})
+
 describe('errors redirected to the client with state and iss', () => {
   it.each([
     ['missing response_type', { response_type: undefined }, 'invalid_request'],

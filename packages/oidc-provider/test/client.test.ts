@@ -3,7 +3,8 @@
  * The client half against a real in-process server with the provider: the
  * route table matches the server, each route's answer has the shape the
  * client expects, the path parameter of GET /oauth2/client/:id is filled and
- * encoded, consent answers `{ redirectURI }` to a fetch caller, and
+ * encoded, consent answers `{ redirectURI }` to a fetch caller, errors come
+ * in core's `{ code, message }` shape the client narrows, and
  * `useOAuthClient` loads a client's public face once for every reader.
  */
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
@@ -109,7 +110,7 @@ describe('calls', () => {
     const { tab, client } = await signedIn(auth)
     const { data, error } = await client.oauth2.clientInfo({ id: '../../get-session' })
     expect(data).toBeNull()
-    expect(error?.status).toBe(404)
+    expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND' })
     expect(tab.requests.at(-1)?.path).toBe('/api/auth/oauth2/client/..%2F..%2Fget-session')
 
     // A dot segment or nothing at all would be resolved away by the URL parser: refused before any request.
@@ -154,17 +155,33 @@ describe('calls', () => {
     expect(refused.searchParams.get('state')).toBe('second')
     expect(refused.searchParams.get('code')).toBeNull()
 
-    // Nothing pending any more: a second answer has nothing to act on.
+    // Nothing pending any more: a second answer has nothing to act on, and says so in a code the page can narrow.
     const again = await client.oauth2.consent({ accept: true })
     expect(again.data).toBeNull()
-    expect(again.error?.status).toBe(400)
+    expect(again.error).toEqual({ status: 400, code: 'NO_PENDING_CONSENT', message: 'No pending consent request' })
+  })
+
+  it('the browser-facing routes answer errors in core\'s { code, message } shape, which the client narrows', async () => {
+    const auth = providerAuth()
+    const { client } = await signedIn(auth)
+    const unknown = await client.oauth2.clientInfo({ id: 'no-such-client' })
+    expect(unknown.error).toEqual({ status: 404, code: 'CLIENT_NOT_FOUND', message: 'Client not found' })
+    if (unknown.error?.code === 'CLIENT_NOT_FOUND') expect(unknown.error.status).toBe(404)
+
+    // On the wire, as any fetch caller sees it.
+    const raw = await auth.handler(new Request(`${BASE}/api/auth/oauth2/client/no-such-client`))
+    expect(raw.status).toBe(404)
+    expect(await raw.json()).toEqual({ code: 'CLIENT_NOT_FOUND', message: 'Client not found' })
+
+    const pending = await client.oauth2.consent({ accept: false })
+    expect(pending.error).toEqual({ status: 400, code: 'NO_PENDING_CONSENT', message: 'No pending consent request' })
   })
 })
 
 describe('useOAuthClient', () => {
   function Header({ client, clientId, id }: { client: Client; clientId: string; id: string }): ReactElement {
     const { data, error, isPending } = useOAuthClient(client, clientId)
-    const text = isPending ? 'loading' : error ? `error ${error.status}` : `${data?.name} (${data?.icon ?? 'no icon'})`
+    const text = isPending ? 'loading' : error ? `error ${error.status} ${error.code}` : `${data?.name} (${data?.icon ?? 'no icon'})`
     return createElement('span', { 'data-testid': id }, text)
   }
 
@@ -186,7 +203,7 @@ describe('useOAuthClient', () => {
     expect(screen.getByTestId('one').textContent).toBe('loading')
     await waitFor(() => expect(screen.getByTestId('one').textContent).toBe('Notes (https://rp.example.com/logo.png)'))
     expect(screen.getByTestId('two').textContent).toBe('Notes (https://rp.example.com/logo.png)')
-    await waitFor(() => expect(screen.getByTestId('unknown').textContent).toBe('error 404'))
+    await waitFor(() => expect(screen.getByTestId('unknown').textContent).toBe('error 404 CLIENT_NOT_FOUND'))
     expect(tab.count(path)).toBe(1)
 
     // A later reader of the same client reuses the answer.

@@ -109,11 +109,13 @@ describe('POST /oauth2/consent', () => {
     expect(crossSite.status).toBe(403)
     const noPending = await postConsent(auth, user.cookie, true)
     expect(noPending.status).toBe(400)
-    expect(noPending.body.error).toBe('invalid_request')
+    // The consent page's own call: core's shape, which the client half narrows.
+    expect(noPending.body).toEqual({ code: 'NO_PENDING_CONSENT', message: 'No pending consent request' })
 
     // Another user's session with the victim's pending cookie gets nothing, and the request is burned.
     const stolen = await postConsent(auth, `${mallory.cookie}; ${pendingOnly}`, true)
     expect(stolen.status).toBe(400)
+    expect(stolen.body.code).toBe('NO_PENDING_CONSENT')
     expect(await rows(auth, 'oauthConsent')).toEqual([])
   })
 
@@ -123,7 +125,8 @@ describe('POST /oauth2/consent', () => {
     const client = await createClient(auth)
     const { cookie } = await pendingConsent(auth, user, client)
     auth.clock.advance(600_001)
-    expect((await postConsent(auth, cookie, true)).status).toBe(400)
+    const expired = await postConsent(auth, cookie, true)
+    expect([expired.status, expired.body.code]).toEqual([400, 'NO_PENDING_CONSENT'])
   })
 
   it('a tampered consent cookie is ignored', async () => {
@@ -133,5 +136,17 @@ describe('POST /oauth2/consent', () => {
     const { cookie } = await pendingConsent(auth, user, client)
     const tampered = cookie.replace(/(oidc_consent_prompt=)([^;.]*)/, (_, name: string, value: string) => `${name}${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`)
     expect((await postConsent(auth, tampered, true)).status).toBe(400)
+  })
+
+  it('a client disabled while the page is shown: CLIENT_DISABLED in core\'s shape, and no consent stored', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const { cookie } = await pendingConsent(auth, user, client)
+    await auth.api.oauth2UpdateClient({ body: { clientId: client.clientId, update: { disabled: true } } })
+    const answer = await postConsent(auth, cookie, true)
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({ code: 'CLIENT_DISABLED', message: 'Client is disabled' })
+    expect(await rows(auth, 'oauthConsent')).toEqual([])
   })
 })

@@ -180,6 +180,18 @@ export async function consentedSetup(auth: ProviderAuth, settings: Parameters<ty
   return { user, client }
 }
 
+/**
+ * Twenty racing uses of one code or refresh token: exactly one 200, nineteen
+ * 400 invalid_grant, never a 500 (docs/oidc-provider.md#concurrent-use).
+ */
+export function expectOneWinner(replies: readonly Reply[]): Reply {
+  const outcomes = replies.map((reply) => `${reply.status} ${reply.body?.error ?? 'ok'}`).sort()
+  expect(outcomes).toEqual(['200 ok', ...Array.from({ length: replies.length - 1 }, () => '400 invalid_grant')])
+  const winner = replies.find((reply) => reply.status === 200)
+  if (!winner) throw new Error('no winner')
+  return winner
+}
+
 export async function tokenRows(auth: ProviderAuth, clientId: string) {
   const { db } = await auth.$context
   return db.findMany({ model: 'oauthAccessToken', where: { field: 'clientId', value: clientId } })

@@ -73,14 +73,15 @@ describe('userinfo', () => {
   })
 
   it.each([
-    ['no token', undefined],
-    ['an unknown token', 'Bearer abcdefghijklmnopqrstuvwxyz012345'],
-    ['another scheme', 'Basic abc'],
-  ])('%s is 401 invalid_token with a Bearer challenge', async (_, authorization) => {
+    // RFC 6750 §3.1: no credentials at all gets the bare challenge, without an error code.
+    ['no token', undefined, 'Bearer'],
+    ['another scheme', 'Basic abc', 'Bearer'],
+    ['an unknown token', 'Bearer abcdefghijklmnopqrstuvwxyz012345', 'Bearer error="invalid_token", error_description="The access token is invalid or has expired"'],
+  ])('%s is 401 invalid_token with an RFC 6750 Bearer challenge', async (_, authorization, challenge) => {
     const auth = providerAuth()
     const response = await auth.handler(request('/api/auth/oauth2/userinfo', { headers: authorization ? { authorization } : {} }))
     expect(response.status).toBe(401)
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+    expect(response.headers.get('www-authenticate')).toBe(challenge)
     expect(await response.json()).toMatchObject({ error: 'invalid_token' })
   })
 

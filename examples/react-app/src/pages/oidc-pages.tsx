@@ -118,16 +118,23 @@ function ConsentForm({ clientId, scopes, email }: { clientId: string; scopes: re
   const action = useAction()
   if (isPending) return <p>Loading…</p>
   if (error || !info) {
-    // 404: no such client, or one that was disabled since the authorization began.
+    // CLIENT_NOT_FOUND: no such client, or one that was disabled since the authorization began.
     return (
       <p role="alert" className="error">
-        {error && error.status !== 404 ? error.message : 'This application is not known here.'}
+        {error && error.code !== 'CLIENT_NOT_FOUND' ? error.message : 'This application is not known here.'}
       </p>
     )
   }
   const decide = (accept: boolean) =>
     void action.run(
-      () => client.oauth2.consent({ accept }),
+      async () => {
+        const result = await client.oauth2.consent({ accept })
+        // The request was answered already (another tab) or waited past its ten minutes: say what to do.
+        if (result.error?.code === 'NO_PENDING_CONSENT') {
+          return { data: null, error: { ...result.error, message: 'This request has expired. Go back to the application and start again.' } }
+        }
+        return result
+      },
       (result) => {
         if (result.data) leaveFor(result.data.redirectURI)
       },

@@ -2,8 +2,9 @@
  * @module
  * The web-standard entry point: `handler(Request): Promise<Response>`.
  * Order of checks (docs/endpoints.md#what-happens-to-a-request): route
- * (404/405), origin (a POST carrying cookies must come from a trusted
- * origin), rate limit (429), body, then the shared call path of execute.ts.
+ * (404/405; an OPTIONS preflight for a `cors` endpoint is answered here),
+ * origin (a POST carrying cookies must come from a trusted origin), rate
+ * limit (429), body, then the shared call path of execute.ts.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
@@ -46,11 +47,17 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     if (path === null) throw new AuthError(CoreErrors.NOT_FOUND)
     const match = router.match(incoming.method, path)
     if (match.kind === 'not-found') throw new AuthError(CoreErrors.NOT_FOUND)
+    if (match.kind === 'method-not-allowed' && incoming.method === 'OPTIONS') {
+      const preflight = corsPreflight(router, path, match.allow)
+      if (preflight) return preflight
+    }
     if (match.kind === 'method-not-allowed') {
       throw new AuthError(CoreErrors.METHOD_NOT_ALLOWED, { headers: { allow: match.allow.join(', ') } })
     }
     const { route, params } = match
     const metadata = route.endpoint.metadata ?? {}
+    // Set before any check, so a refusal (429, 400) is readable cross-origin too.
+    if (metadata.cors) for (const [name, value] of CORS_HEADERS) responseHeaders.set(name, value)
 
     if (!metadata.skipOriginCheck) checkOrigin(auth, incoming)
 
@@ -92,6 +99,39 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     return toOutgoing(returned, cookies.outgoing, responseHeaders)
   } catch (error) {
     return errorOutgoing(error, cookies.outgoing, responseHeaders, auth.logger)
+  }
+}
+
+/**
+ * Endpoints with `metadata.cors` read no cookie, so any origin may call them
+ * without credentials (docs/endpoints.md#cross-origin-calls). WWW-Authenticate
+ * is exposed for bearer challenges, X-Retry-After for the rate limit.
+ */
+const CORS_HEADERS = [
+  ['access-control-allow-origin', '*'],
+  ['access-control-expose-headers', 'WWW-Authenticate, X-Retry-After'],
+] as const
+
+/** Seconds a browser may keep a preflight answer. */
+const PREFLIGHT_MAX_AGE = '600'
+
+/** The 204 answer to a preflight for a path with `cors` endpoints, or null when it has none. */
+function corsPreflight(router: Router, path: string, allow: readonly Method[]): Outgoing | null {
+  const methods = allow.filter((method) => {
+    const match = router.match(method, path)
+    return match.kind === 'found' && match.route.endpoint.metadata?.cors === true
+  })
+  if (methods.length === 0) return null
+  return {
+    status: 204,
+    headers: [
+      ...CORS_HEADERS,
+      ['access-control-allow-methods', methods.join(', ')],
+      // Bearer tokens, Basic client credentials and JSON bodies; cookies are never allowed (no credentials).
+      ['access-control-allow-headers', 'Authorization, Content-Type'],
+      ['access-control-max-age', PREFLIGHT_MAX_AGE],
+    ],
+    body: null,
   }
 }
 

@@ -19,4 +19,12 @@ export interface EndpointMetadata {
   readonly maxBodyBytes?: number
   /** Exempt from rate limiting. */
   readonly skipRateLimit?: boolean
+  /**
+   * Readable from any origin, without credentials: every answer carries
+   * `Access-Control-Allow-Origin: *` and OPTIONS preflights are answered
+   * (docs/endpoints.md#cross-origin-calls). Only for endpoints that read no
+   * cookie (bearer tokens, client credentials in the body or a header, public
+   * documents): a browser never sends cookies to a wildcard origin.
+   */
+  readonly cors?: boolean
 }

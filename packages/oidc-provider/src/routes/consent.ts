@@ -5,11 +5,13 @@
  * signed consent cookie and must belong to this user. Accepting re-issues
  * the code and remembers the consent; denying deletes the pending code and
  * sends `access_denied`. A fetch caller (JSON body or Accept) gets
- * `{ redirectURI }`; a form post gets the 302.
+ * `{ redirectURI }`; a form post gets the 302. This is the consent page's
+ * own call, not an OAuth endpoint: its errors come in core's `{ code, message }`
+ * shape (NO_PENDING_CONSENT, CLIENT_DISABLED), which the client half narrows.
  */
-import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
-import { OAuthError, OidcErrors } from '../errors.js'
+import { OidcErrors } from '../errors.js'
 import { issuer } from '../keys/index.js'
 import type { ResolvedOidcOptions } from '../options.js'
 import { CONSENT_COOKIE, errorRedirect } from '../services/authorization.js'
@@ -34,11 +36,11 @@ export function oauth2Consent(options: ResolvedOidcOptions) {
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const pending = ctx.cookies.getSigned(CONSENT_COOKIE)
-      if (!pending) throw new OAuthError(OidcErrors.NO_PENDING_CONSENT)
+      if (!pending) throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
       ctx.cookies.delete(CONSENT_COOKIE)
       const userId = ctx.session.user.id
       const consumed = await consumeCode(ctx, 'consent', pending)
-      if (!consumed.ok || consumed.grant.userId !== userId) throw new OAuthError(OidcErrors.NO_PENDING_CONSENT)
+      if (!consumed.ok || consumed.grant.userId !== userId) throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
       const { grant } = consumed
 
       let next: string
@@ -46,7 +48,7 @@ export function oauth2Consent(options: ResolvedOidcOptions) {
         next = errorRedirect(ctx, grant, 'access_denied', 'The user denied the request')
       } else {
         const client = await findClient(ctx.db, options, grant.clientId)
-        if (!client || client.disabled) throw new OAuthError(OidcErrors.CLIENT_DISABLED)
+        if (!client || client.disabled) throw new AuthError(OidcErrors.CLIENT_DISABLED)
         const code = await createCode(ctx, 'code', grant, options.codeExpiresIn)
         await recordConsent(ctx.db, grant.clientId, userId, grant.scopes)
         next = withParams(grant.redirectURI, { code, state: grant.state, iss: issuer(ctx) })

@@ -18,10 +18,9 @@ export function getOpenIdConfiguration(options: ResolvedOidcOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/.well-known/openid-configuration',
-    metadata: { skipRateLimit: true },
+    metadata: { skipRateLimit: true, cors: true },
     handler: (ctx) => {
       ctx.responseHeaders.set('cache-control', `public, max-age=${DISCOVERY_MAX_AGE}`)
-      ctx.responseHeaders.set('access-control-allow-origin', '*')
       return discoveryDocument(ctx, options)
     },
   })

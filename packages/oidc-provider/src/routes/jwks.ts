@@ -19,11 +19,10 @@ export function getJwks(options: ResolvedOidcOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/jwks',
-    metadata: { skipRateLimit: true },
+    metadata: { skipRateLimit: true, cors: true },
     handler: async (ctx) => {
       const document = await publicJwks(ctx, options)
       ctx.responseHeaders.set('cache-control', `public, max-age=${JWKS_MAX_AGE}`)
-      ctx.responseHeaders.set('access-control-allow-origin', '*')
       return document
     },
   })

@@ -18,7 +18,8 @@ export function oauth2Revoke(options: ResolvedOidcOptions) {
     method: 'POST',
     path: '/oauth2/revoke',
     body: oauthParams,
-    metadata: { skipOriginCheck: true },
+    // Called cross-origin by browser-based public clients; reads no cookie (docs/oidc-provider.md#cross-origin-calls).
+    metadata: { skipOriginCheck: true, cors: true },
     handler: async (ctx) => {
       noStore(ctx.responseHeaders)
       const body = ctx.body ?? {}

@@ -23,7 +23,8 @@ export function oauth2Token(options: ResolvedOidcOptions) {
     method: 'POST',
     path: '/oauth2/token',
     body: oauthParams,
-    metadata: { skipOriginCheck: true },
+    // Called cross-origin by browser-based public clients; reads no cookie (docs/oidc-provider.md#cross-origin-calls).
+    metadata: { skipOriginCheck: true, cors: true },
     handler: async (ctx) => {
       noStore(ctx.responseHeaders)
       const body = ctx.body ?? {}

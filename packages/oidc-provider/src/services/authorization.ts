@@ -17,6 +17,7 @@
 import type { AuthContext, CookieJar } from '@gatehouse/core'
 import { OAuthError, OidcErrors } from '../errors.js'
 import { issuer } from '../keys/issuer.js'
+import { verifyJwt } from '../keys/jwt.js'
 import { PENDING_REQUEST_MAX_AGE, type OAuthClient, type ResolvedOidcOptions } from '../options.js'
 import { findClient } from './clients.js'
 import { createCode, type Grant } from './codes.js'
@@ -49,6 +50,7 @@ interface ValidRequest {
   readonly codeChallengeMethod: 'S256' | 'plain' | undefined
   readonly prompt: ReadonlySet<string>
   readonly maxAge: number | undefined
+  readonly idTokenHint: string | undefined
 }
 
 /** A redirect to `redirectURI` carrying an authorization error (RFC 6749 §4.1.2.1, RFC 9207). */
@@ -95,7 +97,8 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
   })
   if (stateValue === null) return fail('invalid_request', 'state must be given once')
 
-  const names = ['response_type', 'scope', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'response_mode']
+  // Parameters not named anywhere here (display, claims_locales, acr_values, ui_locales, claims, ...) are ignored (RFC 6749 §3.1).
+  const names = ['response_type', 'scope', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'response_mode', 'id_token_hint']
   const repeated = names.find((name) => single(query, name) === null)
   if (repeated) return fail('invalid_request', `${repeated} must be given once`)
   const param = (name: string) => single(query, name) ?? undefined
@@ -155,7 +158,18 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
 
   return {
     ok: true,
-    request: { client, redirectURI, state, scopes, nonce: param('nonce'), codeChallenge, codeChallengeMethod, prompt, maxAge },
+    request: {
+      client,
+      redirectURI,
+      state,
+      scopes,
+      nonce: param('nonce'),
+      codeChallenge,
+      codeChallengeMethod,
+      prompt,
+      maxAge,
+      idTokenHint: param('id_token_hint'),
+    },
   }
 }
 
@@ -235,7 +249,16 @@ export async function continueAuthorization(
     (signIn !== null && pending !== null && canonical(pending.query) === canonical(query) && signIn.signedInAt.getTime() > pending.issuedAt)
   const forcedLogin = request.prompt.has('login') || request.prompt.has('select_account')
   const tooOld = request.maxAge !== undefined && signIn !== null && now - signIn.signedInAt.getTime() > request.maxAge * 1000
-  if (signIn === null || ((forcedLogin || tooOld) && !signedInSince)) {
+  // OpenID Connect Core §3.1.2.1: id_token_hint names who the client expects. Another signed-in user counts as
+  // nobody (prompt=none: login_required); someone other than the hinted user signing in for this request is refused.
+  let otherUser = false
+  if (request.idTokenHint !== undefined) {
+    const hint = await verifyJwt(ctx, options, request.idTokenHint, { allowExpired: true, audience: request.client.clientId })
+    if (!hint || typeof hint.sub !== 'string') return fail('invalid_request', 'id_token_hint is not an ID Token this provider issued to the client')
+    otherUser = signIn !== null && signIn.userId !== hint.sub
+    if (otherUser && signedInSince) return fail('login_required', 'The signed-in user is not the one id_token_hint names')
+  }
+  if (signIn === null || otherUser || ((forcedLogin || tooOld) && !signedInSince)) {
     if (request.prompt.has('none')) return fail('login_required', 'The user is not signed in')
     const value: PendingLogin = { query: { ...query }, issuedAt: now }
     ctx.cookies.setSigned(LOGIN_COOKIE, JSON.stringify(value), { maxAge: PENDING_REQUEST_MAX_AGE })

@@ -44,4 +44,13 @@ describe('withParams', () => {
       'https://rp.example.com/cb?tenant=a&code=abc&iss=https%3A%2F%2Fid.example.com%2Fapi%2Fauth',
     )
   })
+
+  it('keeps the registered query byte for byte, and encodes values so they decode exactly', () => {
+    // URLSearchParams would re-serialize `a%20b` as `a+b` and `%7E` as `~`: the registered string must survive as is.
+    const target = withParams('https://rp.example.com/cb?x=a%20b&y=%7E', { code: 'c', state: 'a b&c=d/é+%' })
+    expect(target).toBe('https://rp.example.com/cb?x=a%20b&y=%7E&code=c&state=a+b%26c%3Dd%2F%C3%A9%2B%25')
+    expect(new URL(target).searchParams.get('state')).toBe('a b&c=d/é+%')
+    expect(withParams('https://rp.example.com/cb?', { code: 'c' })).toBe('https://rp.example.com/cb?code=c')
+    expect(withParams('https://rp.example.com/cb', {})).toBe('https://rp.example.com/cb')
+  })
 })

@@ -42,13 +42,22 @@ export function isRegistered(registered: readonly string[], uri: string): boolea
 
 /**
  * `uri` with `params` added to its query, keeping the query it already has
- * (RFC 6749 §3.1.2). Undefined values are left out.
+ * byte for byte (RFC 6749 §3.1.2: the registered URI's query is retained).
+ * Undefined values are left out; values are percent-encoded, so a `state`
+ * with `&`, `=`, `+` or spaces comes back to the client exactly.
  *
  * @example
- * withParams('https://rp.test/cb?x=1', { code: 'abc', state: undefined }) // 'https://rp.test/cb?x=1&code=abc'
+ * withParams('https://rp.test/cb?x=a%20b', { code: 'abc', state: undefined }) // 'https://rp.test/cb?x=a%20b&code=abc'
  */
 export function withParams(uri: string, params: Record<string, string | undefined>): string {
-  const url = new URL(uri)
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
-  return url.toString()
+  const added = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) added.append(key, value)
+  const text = added.toString()
+  if (!text) return uri
+  // Registered URIs carry no fragment (checkRedirectURI); should one get here, the query still goes before it.
+  const hash = uri.indexOf('#')
+  const base = hash === -1 ? uri : uri.slice(0, hash)
+  const fragment = hash === -1 ? '' : uri.slice(hash)
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&'
+  return `${base}${separator}${text}${fragment}`
 }
