@@ -70,10 +70,10 @@ export interface ExampleServer {
 
 /**
  * @example
- * const server = await startExampleServer()
+ * const server = await startExampleServer({ env: { SOCIAL_OIDC_ISSUER: issuer, SOCIAL_OIDC_CLIENT_ID: 'app' } })
  * await page.goto(server.url)
  */
-export async function startExampleServer(): Promise<ExampleServer> {
+export async function startExampleServer(options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<ExampleServer> {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'))
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
@@ -90,6 +90,8 @@ export async function startExampleServer(): Promise<ExampleServer> {
       BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
       RATE_LIMIT: '0',
       AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+      // More of the server's variables (a social provider's, say).
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -18,6 +18,8 @@ describe('core route table', () => {
       ok: 'a liveness route for load balancers',
       error: 'an HTML page',
       resetPasswordCallback: 'the reset mail link: it only redirects',
+      callbackOAuth: 'the provider sends the browser there',
+      callbackOAuthPost: "the provider's form post (Apple)",
     })
     expect(coreEndpoints.setPassword.serverOnly).toBe(true)
     expect(Object.keys(coreRoutes)).not.toContain('setPassword')

@@ -134,3 +134,32 @@ function NonNullable<T>(value: T): globalThis.NonNullable<T> {
   if (value === null || value === undefined) throw new Error('null')
   return value
 }
+
+describe('social routes', () => {
+  it('type sign-in, link and the token routes from their endpoints', async () => {
+    const started = await client.signIn.social({ provider: 'github', callbackURL: '/home', disableRedirect: true })
+    if (!started.error) expectTypeOf(started.data.redirect).toEqualTypeOf<boolean>()
+    const linked = await client.linkSocial({ provider: 'github' })
+    if (!linked.error) expectTypeOf(linked.data.url).toEqualTypeOf<string>()
+    const access = await client.getAccessToken({ providerId: 'github' })
+    if (!access.error) {
+      // The server's type; the route answers 400 rather than a null token.
+      expectTypeOf(access.data.accessToken).toEqualTypeOf<string | null>()
+      expectTypeOf(access.data.accessTokenExpiresAt).toEqualTypeOf<Date | null>()
+      expectTypeOf(access.data.scopes).toEqualTypeOf<string[]>()
+    }
+    const refreshed = await client.refreshToken({ providerId: 'github' })
+    if (!refreshed.error) expectTypeOf(refreshed.data.refreshTokenExpiresAt).toEqualTypeOf<Date | null>()
+    const info = await client.accountInfo({ accountId: '1234' })
+    if (!info.error) expectTypeOf(info.data.user.email).toEqualTypeOf<string | null>()
+  })
+
+  it('refuses wrong arguments', () => {
+    // @ts-expect-error sign-in/social needs the provider
+    void client.signIn.social({ callbackURL: '/' })
+    // @ts-expect-error disableRedirect is a boolean
+    void client.signIn.social({ provider: 'github', disableRedirect: 'yes' })
+    // @ts-expect-error account-info needs the provider's account id
+    void client.accountInfo({})
+  })
+})

@@ -1,11 +1,12 @@
 /**
  * The signed-in user's own account: profile (name, email, password,
- * deletion) and the list of sessions with revocation.
+ * linked accounts, deletion) and the list of sessions with revocation.
  */
 import { useEffect, useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
 import { navigate } from '../router.js'
+import { LinkedAccounts } from './social.js'
 
 export function ProfilePage({ session }: { session: SessionData }) {
   const { user } = session
@@ -82,6 +83,8 @@ export function ProfilePage({ session }: { session: SessionData }) {
         <Submit action={password}>Change password</Submit>
         <Status action={password} />
       </form>
+
+      <LinkedAccounts />
 
       <form
         aria-labelledby="profile-delete"

@@ -12,6 +12,8 @@ import { createCookieConfig, type CookieConfig } from '../cookies/cookies.js'
 import { createLogger, type Logger } from '../endpoint/logger.js'
 import type { GatehouseOptions } from '../options.js'
 import { createOriginMatcher } from '../security/origins.js'
+import { buildSocialProviders } from '../social/registry.js'
+import type { ConfiguredProvider } from '../social/types.js'
 
 export interface ResolvedConfig {
   readonly options: GatehouseOptions
@@ -27,6 +29,7 @@ export interface ResolvedConfig {
   readonly logger: Logger
   readonly schema: Schema
   readonly generateId: (model: string) => string
+  readonly socialProviders: ReadonlyMap<string, ConfiguredProvider>
 }
 
 /**
@@ -108,6 +111,7 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
       options.session?.additionalFields ? { session: { fields: options.session.additionalFields } } : undefined,
     ),
     generateId: options.advanced?.generateId ?? (() => generateToken(random, 32)),
+    socialProviders: buildSocialProviders(options.socialProviders, `${origin}${basePath}`),
   }
 }
 

@@ -48,6 +48,7 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     cookieCacheMemo: createCachePayloadMemo(),
     plugins,
     passwords,
+    socialProviders: config.socialProviders,
     isTrustedOrigin: config.isTrustedOrigin,
     generateId: config.generateId,
   }

@@ -73,6 +73,17 @@ export const CoreErrors = defineErrors({
   LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
 
+  // Social sign-in and provider tokens (docs/social.md#errors)
+  SIGN_UP_DISABLED: { status: 401, message: 'signup disabled' },
+  PROVIDER_NOT_SUPPORTED: { status: 400, message: 'Provider {id} is not supported.' },
+  TOKEN_REFRESH_NOT_SUPPORTED: { status: 400, message: 'Provider {id} does not support token refreshing.' },
+  FAILED_TO_REFRESH_ACCESS_TOKEN: { status: 400, message: 'Failed to refresh access token' },
+  FAILED_TO_GET_ACCESS_TOKEN: { status: 400, message: 'Failed to get a valid access token' },
+  USER_ID_OR_SESSION_REQUIRED: { status: 400, message: 'Either userId or session is required' },
+  ACCOUNT_PROVIDER_NOT_CONFIGURED: { status: 500, message: 'Account provider not configured' },
+  // A generic OpenID Connect provider's discovery document could not be fetched.
+  PROVIDER_UNAVAILABLE: { status: 503, message: 'Provider is unavailable' },
+
   // Account changes (docs/accounts.md#profile-email-change-deletion-and-linked-accounts)
   EMAIL_IS_THE_SAME: { status: 400, message: 'Email is the same' },
   COULDNT_UPDATE_EMAIL: { status: 400, message: "Couldn't update your email" },

@@ -25,6 +25,13 @@ import { forgetPassword, requestPasswordReset } from './password/request-passwor
 import { resetPassword } from './password/reset-password.js'
 import { resetPasswordCallback } from './password/reset-password-callback.js'
 import { setPassword } from './password/set-password.js'
+import { accountInfo } from './social/account-info.js'
+import { callbackOAuth } from './social/callback.js'
+import { callbackOAuthPost } from './social/callback-post.js'
+import { getAccessToken } from './social/get-access-token.js'
+import { linkSocial } from './social/link-social.js'
+import { refreshToken } from './social/refresh-token.js'
+import { signInSocial } from './social/sign-in-social.js'
 
 export const coreEndpoints = {
   signUpEmail,
@@ -51,6 +58,13 @@ export const coreEndpoints = {
   resetPassword,
   changePassword,
   setPassword,
+  signInSocial,
+  callbackOAuth,
+  callbackOAuthPost,
+  linkSocial,
+  getAccessToken,
+  refreshToken,
+  accountInfo,
 } as const
 
 export type CoreEndpoints = typeof coreEndpoints

@@ -76,9 +76,17 @@ export interface UserOptions {
 
 export interface AccountOptions {
   readonly accountLinking?: {
+    /**
+     * Link a social account to an existing user with the same email, and allow link-social
+     * (docs/social.md#account-linking). Default true; the linking rules still apply.
+     */
     readonly enabled?: boolean
     /** Allow unlinking the last account, which leaves the user no way to sign in. Default false. */
     readonly allowUnlinkingAll?: boolean
+    /** Providers whose emails count as verified for implicit linking, whatever they report. */
+    readonly trustedProviders?: readonly string[]
+    /** link-social may link a provider account whose email differs from the user's. Default false. */
+    readonly allowDifferentEmails?: boolean
   }
 }
 

@@ -2,13 +2,15 @@
  * @module
  * Core's routes as the client calls them (docs/reference/routes.md), named the way users
  * expect. Not listed: set-password (server only), the HTML error page, the
- * liveness route, and GET /reset-password/{token}, which only redirects the
- * link in a reset mail. A test compares this table with the server's
+ * liveness route, GET /reset-password/{token}, which only redirects the
+ * link in a reset mail, and the social callbacks, which the provider sends
+ * the browser to. A test compares this table with the server's
  * endpoints, so a renamed path or method cannot slip by.
  */
 import * as z from 'zod/mini'
 import type { RouteTable } from './route.js'
 import {
+  isoDate,
   linkedAccountShape,
   sessionShape,
   sessionWithUserShape,
@@ -38,6 +40,20 @@ export const coreRoutes = {
       path: '/sign-in/email',
       output: z.looseObject({ redirect: z.boolean(), token: z.string(), url: z.optional(z.string()), user: userShape }),
       signals: SESSION,
+    },
+    // `{ url, redirect }` to start at the provider, or `{ redirect: false, token, url, user }` for an ID Token.
+    social: {
+      endpoint: 'signInSocial',
+      method: 'POST',
+      path: '/sign-in/social',
+      output: z.looseObject({
+        redirect: z.boolean(),
+        url: z.optional(z.string()),
+        token: z.optional(z.string()),
+        user: z.optional(userShape),
+      }),
+      signals: SESSION,
+      followsRedirect: true,
     },
   },
   signOut: {
@@ -80,6 +96,53 @@ export const coreRoutes = {
   },
   listAccounts: { endpoint: 'listAccounts', method: 'GET', path: '/list-accounts', output: z.array(linkedAccountShape) },
   unlinkAccount: { endpoint: 'unlinkAccount', method: 'POST', path: '/unlink-account', output: statusShape },
+  // With an ID Token the account is linked at once (`status: true`); otherwise the browser goes to the provider.
+  linkSocial: {
+    endpoint: 'linkSocial',
+    method: 'POST',
+    path: '/link-social',
+    output: z.looseObject({ url: z.string(), redirect: z.boolean(), status: z.optional(z.boolean()) }),
+    followsRedirect: true,
+  },
+  getAccessToken: {
+    endpoint: 'getAccessToken',
+    method: 'POST',
+    path: '/get-access-token',
+    output: z.looseObject({
+      accessToken: z.string(),
+      accessTokenExpiresAt: z.nullable(isoDate),
+      scopes: z.array(z.string()),
+      idToken: z.nullable(z.string()),
+    }),
+  },
+  refreshToken: {
+    endpoint: 'refreshToken',
+    method: 'POST',
+    path: '/refresh-token',
+    output: z.looseObject({
+      tokenType: z.nullable(z.string()),
+      idToken: z.nullable(z.string()),
+      accessToken: z.nullable(z.string()),
+      refreshToken: z.nullable(z.string()),
+      accessTokenExpiresAt: z.nullable(isoDate),
+      refreshTokenExpiresAt: z.nullable(isoDate),
+    }),
+  },
+  accountInfo: {
+    endpoint: 'accountInfo',
+    method: 'POST',
+    path: '/account-info',
+    output: z.looseObject({
+      user: z.looseObject({
+        id: z.string(),
+        name: z.string(),
+        email: z.nullable(z.string()),
+        image: z.nullable(z.string()),
+        emailVerified: z.boolean(),
+      }),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  },
   sendVerificationEmail: {
     endpoint: 'sendVerificationEmail',
     method: 'POST',

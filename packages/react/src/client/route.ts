@@ -25,6 +25,12 @@ export interface ClientRoute {
   readonly signals?: readonly string[]
   /** The body also takes the additional user fields, as on create (required ones required) or update (all optional). */
   readonly userFields?: 'create' | 'update'
+  /**
+   * The answer may send the browser elsewhere: when it says `{ redirect: true, url }` (a provider's
+   * authorization URL), the client follows it (docs/client.md#social-sign-in). `disableRedirect` in the
+   * input makes the server answer `redirect: false`, and the caller navigates itself.
+   */
+  readonly followsRedirect?: boolean
 }
 
 export type RouteGroup = { readonly [action: string]: ClientRoute }

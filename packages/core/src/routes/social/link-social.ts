@@ -1,0 +1,79 @@
+/**
+ * @module
+ * POST /link-social (docs/social.md#linking-an-account): adds a provider
+ * account to the signed-in user. Without `idToken` it starts a redirect flow
+ * whose state carries the user's id and email; the callback links only if
+ * that same user is still signed in. With `idToken` it links at once, under
+ * the same rules: linking on, the provider trusted or the email verified,
+ * the email equal to the user's unless `allowDifferentEmails`, and the
+ * provider account not already another user's.
+ */
+import { z } from 'zod'
+import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { AuthError } from '../../errors/catalogue.js'
+import { CoreErrors } from '../../errors/core-errors.js'
+import { sessionMiddleware } from '../../session/middleware.js'
+import { linkRefusal, linkToUser } from '../../social/accounts.js'
+import { startFlow } from '../../social/flow.js'
+import { supportsIdTokenSignIn, verifyIdToken } from '../../social/id-token.js'
+import { requestedScopes } from '../../social/protocol.js'
+import { fetchUserInfo, idTokenTokens } from '../../social/user-info.js'
+import { idTokenInput, scopesInput } from './schemas.js'
+
+/**
+ * @example
+ * const { url } = await auth.api.linkSocial({ body: { provider: 'google', callbackURL: '/settings' }, headers: request.headers })
+ */
+export const linkSocial = defineEndpoint({
+  method: 'POST',
+  path: '/link-social',
+  body: z.object({
+    provider: z.string().min(1),
+    callbackURL: z.string().optional(),
+    errorCallbackURL: z.string().optional(),
+    disableRedirect: z.boolean().optional(),
+    idToken: idTokenInput.optional(),
+    requestSignUp: z.boolean().optional(),
+    scopes: scopesInput,
+  }),
+  use: [sessionMiddleware],
+  handler: async (ctx) => {
+    const { body, auth, session } = ctx
+    const provider = auth.socialProviders.get(body.provider)
+    if (!provider) throw new AuthError(CoreErrors.PROVIDER_NOT_FOUND)
+    if (ctx.options.account?.accountLinking?.enabled === false) throw new AuthError(CoreErrors.LINKING_NOT_ALLOWED)
+
+    if (!body.idToken) {
+      const url = await startFlow(ctx, provider, {
+        callbackURL: body.callbackURL,
+        errorCallbackURL: body.errorCallbackURL,
+        newUserCallbackURL: undefined,
+        link: { userId: session.user.id, email: session.user.email },
+        requestSignUp: body.requestSignUp === true,
+        scopes: body.scopes,
+        loginHint: undefined,
+      })
+      return { url, redirect: body.disableRedirect !== true }
+    }
+
+    if (!supportsIdTokenSignIn(provider)) throw new AuthError(CoreErrors.ID_TOKEN_NOT_SUPPORTED)
+    const check = await verifyIdToken(provider, body.idToken.token, body.idToken.nonce, ctx.clock)
+    if (!check.ok) throw new AuthError(check.reason === 'unsupported' ? CoreErrors.ID_TOKEN_NOT_SUPPORTED : CoreErrors.INVALID_TOKEN)
+    const tokens = idTokenTokens(body.idToken, requestedScopes(provider, body.scopes))
+    const info = await fetchUserInfo(provider, tokens, { clock: ctx.clock, logger: ctx.logger, idTokenClaims: check.claims, callbackParams: null })
+    if (!info) throw new AuthError(CoreErrors.FAILED_TO_GET_USER_INFO)
+    // The verified token names the account; a profile read with a client-supplied access token must be the same one.
+    if (info.id !== check.claims.sub) throw new AuthError(CoreErrors.INVALID_TOKEN)
+
+    const refusal = linkRefusal(ctx, provider, info, session.user)
+    if (refusal === 'linking_not_allowed') throw new AuthError(CoreErrors.LINKING_NOT_ALLOWED)
+    if (refusal === 'different_emails') throw new AuthError(CoreErrors.LINKING_DIFFERENT_EMAILS_NOT_ALLOWED)
+    const linked = await linkToUser(ctx, provider, info, tokens, session.user.id)
+    if (!linked.ok) {
+      throw new AuthError(
+        linked.reason === 'account_already_linked_to_different_user' ? CoreErrors.SOCIAL_ACCOUNT_ALREADY_LINKED : CoreErrors.LINKING_FAILED,
+      )
+    }
+    return { url: '', redirect: false, status: true }
+  },
+})
