@@ -1,1 +1,9 @@
-export {}
+export { admin } from './plugin.js'
+export { AdminErrors } from './errors.js'
+export type { AdminErrorCode } from './errors.js'
+export { adminSchema } from './schema.js'
+export { BANNED_USER_MESSAGE, DEFAULT_IMPERSONATION_SESSION_DURATION, resolveAdminOptions } from './options.js'
+export type { AdminOptions, ResolvedAdminOptions } from './options.js'
+export type { AdminUser } from './services/permission.js'
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './routes/list-users.js'
+export { adminAc, adminRole, adminStatements, defaultAdminRoles, userRole } from './access.js'

@@ -17,6 +17,13 @@ export interface DatabaseHookContext {
   readonly model: string
   /** The endpoint context of the request that caused the write, if any. */
   readonly endpoint?: unknown
+  /**
+   * Before-hooks only: the store the write goes through, inside its
+   * transaction when there is one. Reads a before-hook makes must use it: on a
+   * single-connection backend (SQLite) a read through another store would wait
+   * for the transaction holding the connection.
+   */
+  readonly db?: Store
 }
 
 type MaybePromise<T> = T | Promise<T>
@@ -79,6 +86,7 @@ interface InternalStore extends Store {
 function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefined): InternalStore {
   const { schema, clock, logger } = options
   const hookContext = (model: string): DatabaseHookContext => ({ model, endpoint: options.endpoint })
+  const beforeContext = (model: string, db: Store): DatabaseHookContext => ({ model, endpoint: options.endpoint, db })
   const hooksFor = (model: string) => options.hooks.map((hooks) => hooks[model]).filter((h) => h !== undefined)
 
   const afterCommit = (task: () => Promise<void>): Promise<void> => {
@@ -139,7 +147,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
       let row = withDefaults(model, data)
       const hooks = hooksFor(model)
       for (const hook of hooks) {
-        const changed = await hook.create?.before?.(row, hookContext(model))
+        const changed = await hook.create?.before?.(row, beforeContext(model, store))
         if (changed) row = { ...row, ...changed.data }
       }
       const created = await adapter.create({ model, data: row })
@@ -156,7 +164,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
       let data = prepareWrite(model, update, false)
       const hooks = hooksFor(model)
       for (const hook of hooks) {
-        const changed = await hook.update?.before?.(data, hookContext(model))
+        const changed = await hook.update?.before?.(data, beforeContext(model, store))
         if (changed) data = { ...data, ...changed.data }
       }
       const updated = await adapter.update({ model, where, update: data })
@@ -186,7 +194,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
       await inTransaction(async (tx) => {
         const row = await tx.findOne({ model, where })
         if (!row) return
-        for (const hook of hooks) await hook.delete?.before?.(row, hookContext(model))
+        for (const hook of hooks) await hook.delete?.before?.(row, beforeContext(model, tx))
         await tx.adapter.delete({ model, where: { field: 'id', value: row.id as string } })
         for (const hook of hooks) {
           const after = hook.delete?.after
@@ -200,7 +208,7 @@ function bind(options: StoreOptions, adapter: Adapter, pending: Pending | undefi
       return inTransaction(async (tx) => {
         const rows = await tx.findMany({ model, where })
         for (const row of rows) {
-          for (const hook of hooks) await hook.delete?.before?.(row, hookContext(model))
+          for (const hook of hooks) await hook.delete?.before?.(row, beforeContext(model, tx))
           await tx.adapter.delete({ model, where: { field: 'id', value: row.id as string } })
           for (const hook of hooks) {
             const after = hook.delete?.after

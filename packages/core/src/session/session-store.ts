@@ -35,14 +35,23 @@ export interface CreatedSession extends SessionWithUser {
 export async function createSession(
   ctx: Ctx,
   user: User,
-  details: { ipAddress?: string | null; userAgent?: string | null; db?: Store } = {},
+  details: {
+    ipAddress?: string | null
+    userAgent?: string | null
+    db?: Store
+    /** Seconds; a shorter lifetime than the configured one (an admin's impersonation session). */
+    expiresIn?: number
+    /** Plugin fields of the session row (`impersonatedBy`). */
+    fields?: Row
+  } = {},
 ): Promise<CreatedSession> {
   const token = generateToken(ctx.random, SESSION_TOKEN_LENGTH)
   const now = ctx.clock.now()
-  const { expiresIn } = sessionOptions(ctx.options)
+  const expiresIn = details.expiresIn ?? sessionOptions(ctx.options).expiresIn
   const session = await (details.db ?? ctx.db).create<Session & Row>({
     model: 'session',
     data: {
+      ...details.fields,
       userId: user.id,
       token: hashSessionToken(token),
       expiresAt: new Date(now.getTime() + expiresIn * 1000),

@@ -1,0 +1,46 @@
+/**
+ * @module
+ * POST /admin/set-role {userId, role}: replaces a user's roles (one name or
+ * several, stored comma-joined). Needs `user: set-role`; every role must be
+ * defined and grant no more than the caller holds, and the target may hold
+ * no more than the caller, so nobody raises themselves or anyone else above
+ * their own permissions (docs/admin.md#set-role).
+ */
+import { AuthError, defineEndpoint, refreshUserInStorage, sensitiveSessionMiddleware, type Row } from '@gatehouse/core'
+import { joinRoles, parseRoles } from '@gatehouse/organization/access'
+import { z } from 'zod'
+import { AdminErrors } from '../errors.js'
+import type { ResolvedAdminOptions } from '../options.js'
+import { requireAdminPermission, requireGrantable, requireOutranks, requireUser, type AdminUser } from '../services/permission.js'
+import { visibleUser } from '../services/users.js'
+
+const body = z.object({
+  userId: z.string().min(1),
+  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+})
+
+export function setRole(options: ResolvedAdminOptions) {
+  return defineEndpoint({
+    method: 'POST',
+    path: '/admin/set-role',
+    body,
+    use: [sensitiveSessionMiddleware],
+    handler: async (ctx) => {
+      const caller = await requireAdminPermission(ctx.db, options, ctx.session, { user: ['set-role'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE)
+      const target = await requireUser(ctx.db, ctx.body.userId)
+      requireOutranks(options, caller, target)
+      const roles = parseRoles(ctx.body.role)
+      if (roles.length === 0) throw new AuthError(AdminErrors.ROLE_NOT_FOUND)
+      requireGrantable(options, caller, roles)
+      const updated = await ctx.db.update<AdminUser & Row>({
+        model: 'user',
+        where: { field: 'id', value: target.id },
+        update: { role: joinRoles(roles) },
+      })
+      if (!updated) throw new AuthError(AdminErrors.USER_NOT_FOUND)
+      // Sessions mirrored in secondary storage carry the user: give them the new role.
+      await refreshUserInStorage(ctx.auth, updated)
+      return { user: visibleUser(ctx.auth, updated) }
+    },
+  })
+}
