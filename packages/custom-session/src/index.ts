@@ -1,1 +1,2 @@
-export {}
+export { customSession } from './plugin.js'
+export type { CustomFields, CustomSessionPlugin, JsonValue } from './plugin.js'

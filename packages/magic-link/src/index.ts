@@ -1,1 +1,5 @@
-export {}
+export { magicLink } from './plugin.js'
+export { DEFAULT_MAGIC_LINK_EXPIRES_IN, resolveOptions } from './options.js'
+export type { MagicLinkMail, MagicLinkOptions, ResolvedMagicLinkOptions } from './options.js'
+export type { MagicLinkEndpoints } from './routes/index.js'
+export type { MagicLinkErrorCode } from './routes/verify-magic-link.js'

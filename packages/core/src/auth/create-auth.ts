@@ -16,6 +16,7 @@ import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
 import type { GatehouseOptions } from '../options.js'
 import type { GatehousePlugin } from '../plugins/types.js'
 import type { InferFields } from '../db/infer.js'
+import type { SessionWithUser } from '../session/types.js'
 import { resolveConfig } from './config.js'
 import { initialize } from './initialize.js'
 
@@ -24,8 +25,28 @@ export type PluginEndpoints<P> = P extends readonly [infer Head, ...infer Rest]
   ? (Head extends { endpoints: infer E extends EndpointMap } ? E : {}) & PluginEndpoints<Rest>
   : {}
 
-export type AuthEndpoints<O extends GatehouseOptions> = CoreEndpoints &
+export type AuthEndpoints<O extends GatehouseOptions> = CoreEndpointsWith<CustomSessionFields<O>> &
   PluginEndpoints<NonNullable<O['plugins']> extends readonly GatehousePlugin[] ? NonNullable<O['plugins']> : []>
+
+/**
+ * The fields a custom-session plugin adds to get-session's answer
+ * (docs/custom-session.md): a distributive lookup over the plugin union, no recursion.
+ */
+export type CustomSessionFields<O extends GatehouseOptions> = SessionFieldsOf<NonNullable<O['plugins']>[number]>
+type SessionFieldsOf<P> = P extends { readonly $sessionFields?: infer X }
+  ? '$sessionFields' extends keyof P
+    ? Exclude<X, undefined>
+    : never
+  : never
+
+/** Core's endpoints, with get-session answering the custom fields when a plugin adds some. */
+type CoreEndpointsWith<X> = [X] extends [never]
+  ? CoreEndpoints
+  : Omit<CoreEndpoints, 'getSession'> & {
+      readonly getSession: Omit<CoreEndpoints['getSession'], 'handler'> & {
+        handler(ctx: never): Promise<(SessionWithUser & X) | null>
+      }
+    }
 
 /** The additional user fields of the options, as a type. */
 export type UserFields<O extends GatehouseOptions> = InferFields<NonNullable<O['user']>['additionalFields']>
@@ -93,6 +114,10 @@ function mergeEndpoints(core: EndpointMap, plugins: readonly GatehousePlugin[]):
       if (name in merged) throw new Error(`Endpoint name "${name}" of plugin "${plugin.id}" is already taken`)
       merged[name] = endpoint
     }
+  }
+  // Two plugins each adding fields to get-session would silently overwrite each other's.
+  if (plugins.filter((plugin) => plugin.customizeSession).length > 1) {
+    throw new Error('Only one plugin may customise the get-session answer (customizeSession)')
   }
   return merged
 }

@@ -85,6 +85,22 @@ describe('cache payload', () => {
     expect(Object.isFrozen(one?.user)).toBe(false)
   })
 
+  it('carries the custom get-session fields, remembering them only when flat', () => {
+    const flat = { ...payload('Ada'), extra: { plan: 'pro', seats: 3 } }
+    expect(decodeCachePayload(encodeCachePayload(flat))).toEqual(asJson(flat))
+    const memo = createCachePayloadMemo()
+    const { calls, verify } = counting()
+    const remembered = memo.read(sign(encodeCachePayload(flat)), 'extra-flat', verify)
+    expect(memo.read(sign(encodeCachePayload(flat)), 'extra-flat', verify)).toBe(remembered)
+    expect(Object.isFrozen(remembered?.extra)).toBe(true)
+    const nested = sign(encodeCachePayload({ ...payload('Ada'), extra: { roles: ['admin'] } }))
+    expect(memo.read(nested, 'extra-nested', verify)).not.toBe(memo.read(nested, 'extra-nested', verify))
+    expect(calls).toHaveLength(3)
+    // An array is not a set of fields.
+    const listed = Buffer.from(JSON.stringify({ ...asJson(payload('Ada')) as object, extra: [1] })).toString('base64url')
+    expect(decodeCachePayload(listed)).not.toHaveProperty('extra')
+  })
+
   it('keeps a bounded number of sessions', () => {
     const memo = createCachePayloadMemo()
     const { calls, verify } = counting()

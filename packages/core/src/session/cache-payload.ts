@@ -12,8 +12,8 @@
  * them only for that exact text (a string comparison). Both steps are pure
  * functions of the text and the instance's keys, so the answer is the one
  * recomputing would give; expiry and the token binding are still checked
- * on every request. Only payloads whose session and user hold no nested
- * objects are remembered, and they are frozen: readers copy the two rows
+ * on every request. Only payloads whose session, user and extra fields hold
+ * no nested objects are remembered, and they are frozen: readers copy them
  * before handing them out, so no request sees another's edits.
  */
 import { primitives } from '../crypto/primitives.js'
@@ -22,6 +22,11 @@ import type { Session, User } from './types.js'
 export interface CachePayload {
   readonly session: Session
   readonly user: User
+  /**
+   * The fields a custom-session plugin added to the get-session answer
+   * (docs/custom-session.md); absent when the cache was written without them.
+   */
+  readonly extra?: Readonly<Record<string, unknown>>
   /** Epoch milliseconds after which the cache is not used. */
   readonly expiresAt: number
 }
@@ -69,9 +74,10 @@ export function createCachePayloadMemo(): CachePayloadMemo {
       const text = verify(signed)
       if (text === null) return null
       const payload = decodeCachePayload(text)
-      if (payload && isFlat(payload.session) && isFlat(payload.user)) {
+      if (payload && isFlat(payload.session) && isFlat(payload.user) && (payload.extra === undefined || isFlat(payload.extra))) {
         Object.freeze(payload.session)
         Object.freeze(payload.user)
+        if (payload.extra) Object.freeze(payload.extra)
         recent.delete(tokenHash)
         if (recent.size >= RECENT_PAYLOADS) {
           const oldest = recent.keys().next()
@@ -91,7 +97,8 @@ export function decodeCachePayload(text: string): CachePayload | null {
     if (json === null) return null
     const parsed = JSON.parse(json) as Partial<CachePayload>
     if (typeof parsed.expiresAt !== 'number' || !isRecord(parsed.session) || !isRecord(parsed.user)) return null
-    return { session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }
+    const base = { session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }
+    return isRecord(parsed.extra) && !Array.isArray(parsed.extra) ? { ...base, extra: parsed.extra } : base
   } catch {
     return null
   }

@@ -26,6 +26,8 @@ export interface ResolveOptions {
   /** Sensitive routes (password, email, delete, revoke) pass true: they never trust the cache. */
   readonly disableCookieCache?: boolean
   readonly disableRefresh?: boolean
+  /** Leave the cookie cache to the caller: get-session writes it with its custom fields (docs/custom-session.md). */
+  readonly skipCacheWrite?: boolean
 }
 
 export async function resolveSession(ctx: EndpointContext, options: ResolveOptions = {}): Promise<SessionWithUser | null> {
@@ -58,10 +60,10 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
       clearSessionCookies(ctx)
       throw new AuthError(CoreErrors.FAILED_TO_GET_SESSION)
     }
-    setSessionCookies(ctx, { ...refreshed, token })
+    setSessionCookies(ctx, { ...refreshed, token }, { cache: !options.skipCacheWrite })
     return refreshed
   }
-  if (settings.cookieCache.enabled) setCookieCache(ctx, found)
+  if (settings.cookieCache.enabled && !options.skipCacheWrite) setCookieCache(ctx, found)
   return found
 }
 

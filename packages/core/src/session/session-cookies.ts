@@ -30,7 +30,7 @@ export function isDontRemember(ctx: Pick<EndpointContext, 'cookies'>): boolean {
 export function setSessionCookies(
   ctx: Ctx,
   data: SessionWithUser & { token: string },
-  options: { dontRemember?: boolean } = {},
+  options: { dontRemember?: boolean; cache?: boolean } = {},
 ): void {
   const { expiresIn } = sessionOptions(ctx.options)
   const dontRemember = options.dontRemember ?? isDontRemember(ctx)
@@ -42,22 +42,28 @@ export function setSessionCookies(
     const remaining = Math.floor((data.session.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000)
     ctx.cookies.setSigned('session_token', data.token, { maxAge: Math.max(0, Math.min(remaining, expiresIn)) })
   }
-  setCookieCache(ctx, data)
+  if (options.cache !== false) setCookieCache(ctx, data)
 }
 
-export function setCookieCache(ctx: Ctx, data: SessionWithUser): void {
+/**
+ * Writes the cookie cache; `extra` is the get-session answer's custom fields
+ * (docs/custom-session.md). False when the cache is off or the payload would
+ * not fit: then no cache cookie is left, and readers go to the store.
+ */
+export function setCookieCache(ctx: Ctx, data: SessionWithUser, extra?: Readonly<Record<string, unknown>>): boolean {
   const { cookieCache } = sessionOptions(ctx.options)
-  if (!cookieCache.enabled) return
+  if (!cookieCache.enabled) return false
   const expiresAt = ctx.clock.now().getTime() + cookieCache.maxAge * 1000
-  const payload = encodeCachePayload({ session: data.session, user: data.user, expiresAt })
+  const payload = encodeCachePayload({ session: data.session, user: data.user, expiresAt, ...(extra ? { extra } : {}) })
   const name = ctx.cookies.name('session_data')
   // name=value.signature plus attributes must fit; past the limit the cache is skipped, not truncated.
   if (name.length + payload.length + 44 + 120 > COOKIE_CACHE_SIZE_LIMIT) {
     ctx.auth.logger.debug('session cookie cache skipped: payload too large', { bytes: payload.length })
     ctx.cookies.delete('session_data')
-    return
+    return false
   }
   ctx.cookies.setSigned('session_data', payload, { maxAge: cookieCache.maxAge })
+  return true
 }
 
 /**
@@ -77,6 +83,17 @@ export function readCachedSession(ctx: Ctx): SessionWithUser | null {
 
 /** The cached {session, user}, if the signed cache cookie is present, unexpired and belongs to this token. */
 export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | null {
+  const entry = readCacheEntry(ctx, tokenHash)
+  return entry ? { session: entry.session, user: entry.user } : null
+}
+
+/** {@link readCachedSession} with the custom get-session fields the cache holds, if any (docs/custom-session.md). */
+export function readCachedAnswer(ctx: Ctx): (SessionWithUser & { readonly extra?: Readonly<Record<string, unknown>> }) | null {
+  const token = unverifiedCookieValue(ctx.cookies.get('session_token'))
+  return token ? readCacheEntry(ctx, hashSessionToken(token)) : null
+}
+
+function readCacheEntry(ctx: Ctx, tokenHash: string): (SessionWithUser & { readonly extra?: Readonly<Record<string, unknown>> }) | null {
   const signed = ctx.cookies.get('session_data')
   if (!signed) return null
   const payload = ctx.auth.cookieCacheMemo.read(signed, tokenHash, () => ctx.cookies.getSigned('session_data'))
@@ -86,7 +103,8 @@ export function readCookieCache(ctx: Ctx, tokenHash: string): SessionWithUser | 
   const schema = ctx.auth.schema
   const session = reviveDates<Session>(schema, 'session', payload.session)
   if (session.expiresAt.getTime() <= now) return null
-  return { session, user: reviveDates<User>(schema, 'user', payload.user) }
+  const user = reviveDates<User>(schema, 'user', payload.user)
+  return payload.extra ? { session, user, extra: { ...payload.extra } } : { session, user }
 }
 
 export function clearSessionCookies(ctx: Pick<EndpointContext, 'cookies'>): void {

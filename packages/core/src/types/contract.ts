@@ -22,6 +22,8 @@ import type { ErrorCatalogue } from '../errors/catalogue.js'
 import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.js'
 import type { CachePayloadMemo } from '../session/cache-payload.js'
 import type { SessionOptions } from '../session/session-options.js'
+import type { SessionWithUser } from '../session/types.js'
+import type { ConfiguredProvider, SocialProvidersOptions } from '../social/types.js'
 import type { SecondaryStorage } from '../storage/types.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
 import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, UserOptions } from './options.js'
@@ -62,6 +64,8 @@ export interface GatehouseOptions {
   readonly emailAndPassword?: EmailAndPasswordOptions
   readonly emailVerification?: EmailVerificationOptions
   readonly account?: AccountOptions
+  /** Social sign-in providers by id (docs/social.md#configuration): `{ github: { clientId, clientSecret } }`. */
+  readonly socialProviders?: SocialProvidersOptions
   readonly session?: SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> }
   readonly advanced?: AdvancedOptions
   readonly logger?: LoggerOptions | Logger
@@ -87,7 +91,20 @@ export interface GatehousePlugin {
   readonly rateLimit?: readonly PluginRateLimitRule[]
   readonly errors?: ErrorCatalogue
   readonly init?: (ctx: AuthContext) => Promise<void> | void
+  /**
+   * Fields added to the get-session answer, next to `session` and `user`
+   * (docs/custom-session.md). At most one plugin may set it.
+   */
+  readonly customizeSession?: (data: SessionWithUser, ctx: EndpointContext) => Promise<SessionExtra> | SessionExtra
 }
+
+/**
+ * The fields a plugin adds to the get-session answer: JSON values, under names
+ * other than `session` and `user`. A plugin that sets `customizeSession` may
+ * declare their type as a `$sessionFields?` property (types only, never set):
+ * `auth.api.getSession` and the client's session then carry them.
+ */
+export type SessionExtra = Readonly<Record<string, unknown>>
 
 /** Runs before the handler: may replace body, query or headers, or throw an `AuthError` to stop the request. */
 export interface BeforeHook {
@@ -137,6 +154,8 @@ export interface AuthContext {
   readonly plugins: readonly GatehousePlugin[]
   /** Hashing, timing-safe verification and the length policy for passwords. */
   readonly passwords: PasswordService
+  /** The configured social providers by id, built at start-up (docs/social.md#configuration). */
+  readonly socialProviders: ReadonlyMap<string, ConfiguredProvider>
   /** True for the base URL's origin and every configured trusted origin or pattern (docs/security.md#trusted-origins-securityoriginsts). */
   isTrustedOrigin(origin: string): boolean
   /** A 32-character id from the CSPRNG, or the configured `advanced.generateId`. */

@@ -28,6 +28,11 @@ export interface ClientOptions<P extends readonly AnyClientPlugin[] = readonly A
   readonly refetchOnReconnect?: boolean
   /** Focus and reconnect reloads wait until the last answer is this old. Default 5000 ms. */
   readonly refetchThrottleMs?: number
+  /**
+   * How the browser is sent to a provider when `signIn.social` or `linkSocial` answers
+   * `{ redirect: true, url }`. Default `window.location.assign(url)`; nothing outside a browser.
+   */
+  readonly navigate?: (url: string) => void
 }
 
 /** With server types, the plugins the server's plugins need are required, in the server's order. */
@@ -93,16 +98,31 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
     // A 2xx answer of an unexpected shape (CLIENT_VALIDATION_ERROR) still means the server made the change.
     const applied = !result.error || (result.error.status >= 200 && result.error.status < 300)
     if (applied && route.signals) signal(route.signals, false)
+    if (!result.error && route.followsRedirect) followRedirect(result.data, options.navigate)
     return result
   }
 
   const client: Record<string, unknown> = {}
+  // Groups may be shared: a plugin adds `signIn.magicLink` next to core's `signIn.email`.
+  const groups = new Map<string, Record<string, unknown>>()
   const mount = (table: RouteTable, owner: string) => {
     for (const [name, entry] of Object.entries(table)) {
+      const group = groups.get(name)
+      if (group && !isRoute(entry)) {
+        for (const [action, route] of Object.entries(entry)) {
+          if (Object.hasOwn(group, action)) throw new Error(`Client name "${name}.${action}" of ${owner} is already taken`)
+          group[action] = caller(route)
+        }
+        continue
+      }
       if (Object.hasOwn(client, name)) throw new Error(`Client name "${name}" of ${owner} is already taken`)
-      client[name] = isRoute(entry)
-        ? caller(entry)
-        : Object.fromEntries(Object.entries(entry).map(([action, route]) => [action, caller(route)]))
+      if (isRoute(entry)) {
+        client[name] = caller(entry)
+      } else {
+        const actions: Record<string, unknown> = Object.fromEntries(Object.entries(entry).map(([action, route]) => [action, caller(route)]))
+        groups.set(name, actions)
+        client[name] = actions
+      }
     }
   }
   mount(coreRoutes, 'core')
@@ -140,6 +160,18 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
   }
 
   return Object.assign(client, { $stores: Object.fromEntries(stores) })
+}
+
+/**
+ * Sends the browser to the provider when the answer asks for it (`redirect: true` with a URL): the
+ * server already left it out when the caller passed `disableRedirect`.
+ */
+function followRedirect(data: unknown, navigate: ((url: string) => void) | undefined): void {
+  if (typeof data !== 'object' || data === null) return
+  const { redirect, url } = data as { redirect?: unknown; url?: unknown }
+  if (redirect !== true || typeof url !== 'string' || url === '') return
+  if (navigate) navigate(url)
+  else if (typeof window !== 'undefined') window.location.assign(url)
 }
 
 /**

@@ -1,0 +1,32 @@
+/**
+ * @module
+ * `magicLink(options)`: passwordless sign-in by a mailed link (docs/magic-link.md).
+ * No tables of its own: tokens live in core's verification table under
+ * their own prefix. POST /sign-in/magic-link gets the strict limit of the
+ * other mail-sending routes (3 requests per 10 s and client by default).
+ */
+import { definePlugin } from '@gatehouse/core'
+import { resolveOptions, type MagicLinkOptions } from './options.js'
+import { magicLinkEndpoints } from './routes/index.js'
+
+/**
+ * @example
+ * const auth = createAuth({
+ *   baseURL: 'https://app.example.com',
+ *   plugins: [magicLink({ sendMagicLink: ({ email, url }) => mailer.queue(email, 'Your sign-in link', url) })],
+ * })
+ */
+export function magicLink(options: MagicLinkOptions) {
+  const resolved = resolveOptions(options)
+  return definePlugin({
+    id: 'magic-link',
+    endpoints: magicLinkEndpoints(resolved),
+    rateLimit: [
+      {
+        pathMatcher: (path: string) => path === '/sign-in/magic-link',
+        window: resolved.rateLimit.window,
+        max: resolved.rateLimit.max,
+      },
+    ],
+  })
+}

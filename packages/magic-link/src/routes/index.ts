@@ -1,0 +1,16 @@
+/**
+ * @module
+ * The magic-link endpoints by `auth.api` name (docs/magic-link.md#routes).
+ */
+import type { ResolvedMagicLinkOptions } from '../options.js'
+import { signInMagicLink } from './sign-in-magic-link.js'
+import { verifyMagicLink } from './verify-magic-link.js'
+
+export function magicLinkEndpoints(options: ResolvedMagicLinkOptions) {
+  return {
+    signInMagicLink: signInMagicLink(options),
+    magicLinkVerify: verifyMagicLink(options),
+  }
+}
+
+export type MagicLinkEndpoints = ReturnType<typeof magicLinkEndpoints>
