@@ -7,6 +7,8 @@ import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
 import { coreEndpoints } from '../../packages/core/src/routes/index.js'
 import { oidcProvider } from '../../packages/oidc-provider/src/index.js'
+import { magicLink } from '../../packages/magic-link/src/index.js'
+import { admin } from '../../packages/admin/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -20,6 +22,16 @@ const sections = [
     '@gatehouse/billing',
     billing({ webhooks: { secret: 'whsec_cmVmZXJlbmNlLWRvY3Mtc2VjcmV0' } }),
     'The webhook path is configurable (`webhooks.path`); `referenceId` names an organization whose billing the caller may read.',
+  ),
+  pluginSection(
+    '@gatehouse/magic-link',
+    magicLink({ sendMagicLink: () => {} }),
+    'The verify route is the mailed link: it always answers with a redirect (docs/magic-link.md#the-flow).',
+  ),
+  pluginSection(
+    '@gatehouse/admin',
+    admin(),
+    'Every route needs the permission its action names (docs/admin.md#roles-and-permissions); has-permission about another user or a role needs `user: list`.',
   ),
   pluginSection(
     '@gatehouse/oidc-provider',

@@ -7,9 +7,11 @@ import type { ReactNode } from 'react'
 import { Status, useAction } from './action.js'
 import { client, type SessionData } from './auth-client.js'
 import { ProfilePage, SessionsPage } from './pages/account-pages.js'
+import { AdminPage, ImpersonationBanner, useIsAdmin } from './pages/admin-pages.js'
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth-pages.js'
 import { ConsentPage, LoginPage } from './pages/oidc-pages.js'
 import { AcceptInvitationPage, OrganizationsPage } from './pages/organization-pages.js'
+import { SOCIAL_ERRORS } from './pages/social.js'
 import { Link, navigate, useLocation } from './router.js'
 
 /** Error codes the server appends to redirects (docs/accounts.md#email-verification), in words. */
@@ -32,11 +34,12 @@ export function App() {
         </Link>
         <nav aria-label="Main">{session ? <SignedInNav session={session} /> : isPending ? null : <SignedOutNav />}</nav>
       </header>
+      {session ? <ImpersonationBanner session={session} /> : null}
       {session && !session.user.emailVerified ? <VerifyBanner email={session.user.email} /> : null}
       <main>
         {redirectError && path !== '/reset-password' ? (
           <p role="alert" className="error">
-            {REDIRECT_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
+            {REDIRECT_ERRORS[redirectError] ?? SOCIAL_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
           </p>
         ) : null}
         {isPending ? <p>Loading…</p> : <Page path={path} query={query} session={session ?? null} />}
@@ -73,6 +76,8 @@ function Page({ path, query, session }: { path: string; query: URLSearchParams; 
       return <SessionsPage session={session} />
     case '/organizations':
       return <OrganizationsPage session={session} />
+    case '/admin':
+      return <AdminPage session={session} />
     default:
       return <h1>Not found</h1>
   }
@@ -88,8 +93,14 @@ function SignedOutNav() {
 
 function SignedInNav({ session }: { session: SessionData }) {
   const action = useAction()
+  const admin = useIsAdmin(session)
   return (
     <>
+      {admin ? (
+        <>
+          <Link to="/admin">Users</Link>{' '}
+        </>
+      ) : null}
       <Link to="/organizations">Organizations</Link> <Link to="/sessions">Sessions</Link> <Link to="/profile">Profile</Link>{' '}
       <span className="muted">{session.user.email}</span>{' '}
       <button type="button" onClick={() => void action.run(() => client.signOut(), () => navigate('/'))}>
@@ -158,7 +169,7 @@ function Home({ session }: { session: SessionData }) {
   const { data: organization } = client.useActiveOrganization()
   return (
     <section>
-      <h1>Hello, {session.user.name}</h1>
+      <h1>Hello, {session.user.name || session.user.email}</h1>
       <p>
         Signed in as {session.user.email}
         {session.user.emailVerified ? ' (verified)' : ''}.

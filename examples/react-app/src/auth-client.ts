@@ -3,13 +3,15 @@
  * (a type-only import: no server code reaches the bundle), so every call's
  * input and output, and every error code, is checked by the compiler.
  */
+import { adminClient } from '@gatehouse/admin/client'
 import { billingClient } from '@gatehouse/billing/client'
+import { magicLinkClient } from '@gatehouse/magic-link/client'
 import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { createAuthClient } from '@gatehouse/react'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
-export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient()] })
+export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient()] })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

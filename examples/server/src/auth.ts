@@ -2,19 +2,24 @@
  * @module
  * The example's Gatehouse: email and password, verification mail at
  * sign-up (not required to sign in, signing in on verification), change-email
- * and delete-user with their mails, account linking, and the organization
+ * and delete-user with their mails, social sign-in with every provider whose
+ * variables are set (config.ts), account linking, and the organization
  * plugin with teams and invitation mails, and billing webhooks at
  * `/api/auth/polar/webhooks`, and an OpenID Provider (discovery at
  * `/api/auth/.well-known/openid-configuration`; the app's `/login` and
- * `/consent` pages; clients registered by signed-in users; PKCE S256), on the
- * embedded SQLite database. Every mail goes to the outbox (mailer.ts); every
+ * `/consent` pages; clients registered by signed-in users; PKCE S256), and
+ * the admin plugin (admins from ADMIN_EMAILS once verified: admins.ts), on the
+ * embedded SQLite database, and magic-link sign-in. Every mail goes to the outbox (mailer.ts); every
  * applied billing event to WEBHOOK_LOG.
  */
 import { randomBytes } from 'node:crypto'
+import { admin } from '@gatehouse/admin'
 import { billing } from '@gatehouse/billing'
-import { createAuth } from '@gatehouse/core'
+import { createAuth, type Store } from '@gatehouse/core'
+import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
+import { adminEmailHooks } from './admins.js'
 import type { ServerConfig } from './config.js'
 import type { JsonLines } from './json-lines.js'
 import type { Mailer } from './mailer.js'
@@ -25,7 +30,7 @@ import type { Mailer } from './mailer.js'
  * await runMigrations(auth)
  */
 export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookLog?: JsonLines) {
-  return createAuth({
+  const auth = createAuth({
     appName: 'Gatehouse example',
     baseURL: config.baseURL,
     basePath: '/api/auth',
@@ -65,7 +70,11 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
           mailer.send({ type: 'delete-account', to: user.email, subject: 'Confirm the deletion of your account', url, token }),
       },
     },
+    // Each provider whose variables are set (config.ts); callbacks at {BASE_URL}/api/auth/callback/{id}.
+    socialProviders: config.socialProviders,
     account: { accountLinking: { enabled: true } },
+    // ADMIN_EMAILS: verified users with these addresses become admins (admins.ts).
+    databaseHooks: adminEmailHooks(config.adminEmails, async (): Promise<Store> => (await auth.$context).db),
     plugins: [
       organization({
         teams: { enabled: true },
@@ -97,8 +106,15 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
         requirePKCE: true,
         allowPlainCodeChallengeMethod: false,
       }),
+      // /api/auth/admin/*: users, bans, impersonation (docs/admin.md); admins come from ADMIN_EMAILS.
+      admin(),
+      // POST /api/auth/sign-in/magic-link mails a sign-in link (MAIL_LOG type "magic-link"); new addresses sign up.
+      magicLink({
+        sendMagicLink: ({ email, url, token }) => mailer.send({ type: 'magic-link', to: email, subject: 'Your sign-in link', url, token }),
+      }),
     ],
   })
+  return auth
 }
 
 export type ExampleAuth = ReturnType<typeof createExampleAuth>

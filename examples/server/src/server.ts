@@ -1,7 +1,8 @@
 /**
  * @module
- * The example server: Gatehouse at `/api/auth`, the React app everywhere
- * else, on node:http with no framework. `startServer` creates and migrates
+ * The example server: Gatehouse at `/api/auth`, the app's public settings
+ * at `/api/app-config` (app-config.ts), the React app everywhere else, on
+ * node:http with no framework. `startServer` creates and migrates
  * the SQLite database, listens, and answers a handle that stops everything
  * (open keep-alive connections included, so SIGTERM ends the process at once).
  */
@@ -11,6 +12,8 @@ import type { AddressInfo } from 'node:net'
 import { dirname } from 'node:path'
 import { runMigrations } from '@gatehouse/core'
 import { toNodeHandler } from '@gatehouse/core/node'
+import { APP_CONFIG_PATH, appConfigHandler } from './app-config.js'
+import { promoteAdmins } from './admins.js'
 import { createExampleAuth, type ExampleAuth } from './auth.js'
 import type { ServerConfig } from './config.js'
 import { jsonLines } from './json-lines.js'
@@ -44,11 +47,15 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
   const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, print }), webhookLog)
   if (config.billingWebhookSecret === undefined) print('Billing webhooks refuse every delivery until BILLING_WEBHOOK_SECRET is set.')
   await runMigrations(auth)
+  // Users verified before their address was put in ADMIN_EMAILS (admins.ts).
+  await promoteAdmins((await auth.$context).db, config.adminEmails)
 
   const api = toNodeHandler(auth)
   const app = staticFiles(options.appDirectory)
+  const appConfig = await appConfigHandler(auth)
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/'
+    if (path.split('?')[0] === APP_CONFIG_PATH) return appConfig(req, res)
     void (path === '/api/auth' || path.startsWith('/api/auth/') || path.startsWith('/api/auth?') ? api(req, res) : app(req, res))
   })
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEVELOPMENT_SECRET, readConfig } from '../src/config.js'
+import { ConfigError, DEVELOPMENT_SECRET, readConfig, SOCIAL_PROVIDER_IDS } from '../src/config.js'
 
 describe('readConfig', () => {
   it('has a development default for everything', () => {
@@ -18,6 +18,8 @@ describe('readConfig', () => {
       trustProxy: 0,
       mailLog: undefined,
       webhookLog: undefined,
+      adminEmails: new Set(),
+      socialProviders: {},
     })
     expect(DEVELOPMENT_SECRET.length).toBeGreaterThanOrEqual(32)
   })
@@ -36,6 +38,7 @@ describe('readConfig', () => {
         TRUST_PROXY: '1',
         MAIL_LOG: 'logs/mail.jsonl',
         WEBHOOK_LOG: '/var/log/hooks.jsonl',
+        ADMIN_EMAILS: 'Ops@Example.com, root@example.com,',
       },
       '/srv/example',
     )
@@ -52,6 +55,7 @@ describe('readConfig', () => {
       trustProxy: 1,
       mailLog: '/srv/example/logs/mail.jsonl',
       webhookLog: '/var/log/hooks.jsonl',
+      adminEmails: new Set(['ops@example.com', 'root@example.com']),
     })
   })
 
@@ -81,5 +85,77 @@ describe('readConfig', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(ConfigError)
     expect(() => readConfig({ BASE_URL: 'localhost:3000' })).toThrow(/BASE_URL must be an/)
     expect(() => readConfig({ BASE_URL: 'ftp://example.com' })).toThrow(/BASE_URL must be an http\(s\) URL/)
+  })
+})
+
+describe('readConfig: social providers', () => {
+  it('enables each named provider whose client id and secret are both set', () => {
+    const env: Record<string, string> = {}
+    for (const id of SOCIAL_PROVIDER_IDS) {
+      if (id === 'apple') continue
+      env[`${id.toUpperCase()}_CLIENT_ID`] = `${id}-id`
+      env[`${id.toUpperCase()}_CLIENT_SECRET`] = `${id}-secret`
+    }
+    const { socialProviders } = readConfig({ ...env, MICROSOFT_TENANT_ID: 'organizations', GITLAB_ISSUER: 'https://git.example.com/' })
+    expect(Object.keys(socialProviders).sort()).toEqual(SOCIAL_PROVIDER_IDS.filter((id) => id !== 'apple'))
+    expect(socialProviders.github).toEqual({ clientId: 'github-id', clientSecret: 'github-secret' })
+    expect(socialProviders.google).toEqual({ clientId: 'google-id', clientSecret: 'google-secret' })
+    expect(socialProviders.microsoft).toEqual({ clientId: 'microsoft-id', clientSecret: 'microsoft-secret', tenantId: 'organizations' })
+    expect(socialProviders.gitlab).toEqual({ clientId: 'gitlab-id', clientSecret: 'gitlab-secret', issuer: 'https://git.example.com' })
+    expect(SOCIAL_PROVIDER_IDS).toHaveLength(19)
+  })
+
+  it('refuses half a credential, naming the missing variable', () => {
+    expect(() => readConfig({ GITHUB_CLIENT_ID: 'x' })).toThrow('GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together (GITHUB_CLIENT_SECRET is missing)')
+    expect(() => readConfig({ DISCORD_CLIENT_SECRET: 'x' })).toThrow('DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET must be set together (DISCORD_CLIENT_ID is missing)')
+    expect(() => readConfig({ GITLAB_CLIENT_ID: 'x', GITLAB_CLIENT_SECRET: 'y', GITLAB_ISSUER: 'git.example.com' })).toThrow(/GITLAB_ISSUER must be an/)
+  })
+
+  it('takes Apple with a ready-made secret or with the key to mint one', () => {
+    expect(readConfig({ APPLE_CLIENT_ID: 'com.example.web', APPLE_CLIENT_SECRET: 'eyJ.jwt.sig' }).socialProviders.apple).toEqual({
+      clientId: 'com.example.web',
+      clientSecret: 'eyJ.jwt.sig',
+    })
+    const minted = readConfig({
+      APPLE_CLIENT_ID: 'com.example.web',
+      APPLE_TEAM_ID: 'TEAM123456',
+      APPLE_KEY_ID: 'KEY9876543',
+      APPLE_PRIVATE_KEY: '-----BEGIN PRIVATE KEY-----\\nMIGT\\n-----END PRIVATE KEY-----',
+      APPLE_APP_BUNDLE_IDENTIFIER: 'com.example.ios',
+    }).socialProviders.apple
+    expect(minted).toEqual({
+      clientId: 'com.example.web',
+      teamId: 'TEAM123456',
+      keyId: 'KEY9876543',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nMIGT\n-----END PRIVATE KEY-----',
+      appBundleIdentifier: 'com.example.ios',
+    })
+    expect(() => readConfig({ APPLE_CLIENT_ID: 'com.example.web', APPLE_TEAM_ID: 'TEAM123456' })).toThrow(
+      'Apple needs APPLE_CLIENT_SECRET, or APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY to mint one',
+    )
+    expect(() => readConfig({ APPLE_CLIENT_SECRET: 'eyJ.jwt.sig' })).toThrow('APPLE_CLIENT_ID (the Services ID) is required')
+  })
+
+  it('adds the generic OpenID Connect provider `oidc` from SOCIAL_OIDC_*', () => {
+    const { socialProviders } = readConfig({
+      SOCIAL_OIDC_ISSUER: 'http://127.0.0.1:4000/',
+      SOCIAL_OIDC_CLIENT_ID: 'gatehouse-example',
+      SOCIAL_OIDC_CLIENT_SECRET: 'oidc-secret',
+      SOCIAL_OIDC_NAME: 'Acme ID',
+    })
+    // The issuer is compared exactly with `iss`: a trailing slash is kept.
+    expect(socialProviders).toEqual({
+      oidc: { type: 'oidc', issuer: 'http://127.0.0.1:4000/', name: 'Acme ID', clientId: 'gatehouse-example', clientSecret: 'oidc-secret' },
+    })
+    expect(readConfig({ SOCIAL_OIDC_ISSUER: 'https://id.example.com', SOCIAL_OIDC_CLIENT_ID: 'public' }).socialProviders.oidc).toEqual({
+      type: 'oidc',
+      issuer: 'https://id.example.com',
+      name: 'OpenID Connect',
+      clientId: 'public',
+    })
+    expect(() => readConfig({ SOCIAL_OIDC_CLIENT_ID: 'x', SOCIAL_OIDC_CLIENT_SECRET: 'y' })).toThrow(
+      'SOCIAL_OIDC_ISSUER and SOCIAL_OIDC_CLIENT_ID must be set together',
+    )
+    expect(() => readConfig({ SOCIAL_OIDC_ISSUER: 'id.example.com', SOCIAL_OIDC_CLIENT_ID: 'x' })).toThrow(/SOCIAL_OIDC_ISSUER must be an/)
   })
 })

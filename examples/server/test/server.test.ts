@@ -151,6 +151,28 @@ describe('example server', () => {
     })
   })
 
+  it('mails magic links as type "magic-link" with url and token; the link signs a new address up and in, once', async () => {
+    const asked = await call('/api/auth/sign-in/magic-link', { json: { email: 'Link@Example.com', name: 'Lin', callbackURL: '/welcome' } })
+    expect(asked.status).toBe(200)
+    expect(await asked.json()).toEqual({ status: true })
+    const mail = (await mails(mailLog)).find((line) => line.type === 'magic-link')
+    expect(mail).toEqual({
+      type: 'magic-link',
+      to: 'link@example.com',
+      subject: 'Your sign-in link',
+      url: `${server.url}/api/auth/magic-link/verify?token=${mail?.token}&callbackURL=%2Fwelcome`,
+      token: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+    })
+    const link = new URL(mail?.url ?? '')
+    const opened = await call(link.pathname + link.search)
+    expect(opened.status).toBe(302)
+    expect(opened.headers.get('location')).toBe('/welcome')
+    const session = await call('/api/auth/get-session', { cookie: cookiesOf(opened) })
+    expect(await session.json()).toMatchObject({ user: { email: 'link@example.com', name: 'Lin', emailVerified: true } })
+    const again = await call(link.pathname + link.search)
+    expect(again.headers.get('location')).toBe('/welcome?error=invalid_token')
+  })
+
   it('appends each applied billing event to WEBHOOK_LOG once; redeliveries and refused events append nothing', async () => {
     const body = JSON.stringify(envelope('customer.created', customer({ external_id: null })))
     const at = new Date()

@@ -1,5 +1,5 @@
 export { createAuth } from './auth/create-auth.js'
-export type { Auth, AuthEndpoints, PluginEndpoints, SessionFields, UserFields } from './auth/create-auth.js'
+export type { Auth, AuthEndpoints, CustomSessionFields, PluginEndpoints, SessionFields, UserFields } from './auth/create-auth.js'
 export type { CoreEndpoints } from './routes/index.js'
 export type { AdvancedOptions, GatehouseOptions } from './options.js'
 
@@ -26,7 +26,7 @@ export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
 
 export { definePlugin } from './plugins/types.js'
-export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule } from './plugins/types.js'
+export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule, SessionExtra } from './plugins/types.js'
 
 export { coreSchema, mergeSchemas } from './db/schema.js'
 export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
@@ -62,12 +62,23 @@ export { refreshUserInStorage } from './session/session-store.js'
 // For plugins that end the caller's session themselves (the OIDC provider's RP-initiated logout).
 export { deleteSessions } from './session/session-store.js'
 export { clearSessionCookies } from './session/session-cookies.js'
+// For plugins that open or end sessions for a user other than the caller (the admin plugin's impersonation and bans).
+export { createSession, deleteUserSessions, findSession, hashSessionToken, userSessions } from './session/session-store.js'
+export type { CreatedSession } from './session/session-store.js'
+export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
+// What a route may send back of a stored row: without its `returned: false` fields.
+export { publicRow } from './db/output.js'
 // For plugins that must show an error rather than redirect to an unverified address (the OIDC provider's authorize).
 export { errorPageResponse } from './routes/system/error-page.js'
 export type { ErrorPageContent } from './routes/system/error-page.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'
+// For plugins that sign a user in themselves (magic links): addresses compared as the user table stores them.
+export { normalizeEmail } from './accounts/email.js'
+// For plugins that keep single-use tokens: only the token's SHA-256 is stored (verification/verification-token.ts).
+export { sha256Base64url } from './crypto/keys.js'
+export { appendQueryParam } from './routes/email/append-query.js'
 export type {
   AccountOptions,
   EmailAndPasswordOptions,
@@ -76,6 +87,32 @@ export type {
   UserOptions,
 } from './options.js'
 export type { SessionOptions } from './session/session-options.js'
+
+// Social sign-in: provider modules and their types (docs/social.md#writing-a-provider).
+export { defineProvider, isRecord, stringField } from './social/types.js'
+export type {
+  AppleProviderConfig,
+  ConfigOf,
+  ConfiguredProvider,
+  GenericOAuthConfig,
+  GenericOidcConfig,
+  GenericProviderConfig,
+  GitlabProviderConfig,
+  MappedUserFields,
+  MicrosoftProviderConfig,
+  NamedProviderConfigs,
+  NamedProviderId,
+  ProviderDefinition,
+  ProviderEnvironment,
+  ProviderFactory,
+  ProviderRequestContext,
+  ProviderTokens,
+  ProviderUserInfo,
+  ResponseMode,
+  SocialProviderConfig,
+  SocialProvidersOptions,
+  TokenAuthMethod,
+} from './social/types.js'
 
 export { manualClock, systemClock } from './crypto/clock.js'
 // For plugins that check their own MACs (webhook signatures): one comparison that never stops at the first difference.

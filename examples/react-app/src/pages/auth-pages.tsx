@@ -7,6 +7,7 @@ import { useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client } from '../auth-client.js'
 import { Link, navigate, useLocation } from '../router.js'
+import { SocialButtons } from './social.js'
 
 /** Where to go after signing in: a same-site path from ?next=, else home. */
 function nextPath(query: URLSearchParams): string {
@@ -42,6 +43,7 @@ export function SignUpPage() {
         <Submit action={action}>Sign up</Submit>
         <Status action={action} />
       </form>
+      <SocialButtons callbackURL={nextPath(query)} errorCallbackURL="/sign-in" />
       <p>
         Already have an account? <Link to={`/sign-in${query.size ? `?${query}` : ''}`}>Sign in</Link>
       </p>
@@ -75,10 +77,41 @@ export function SignInPage() {
         <Submit action={action}>Sign in</Submit>
         <Status action={action} />
       </form>
+      <MagicLinkForm callbackURL={nextPath(query)} />
+      <SocialButtons callbackURL={nextPath(query)} errorCallbackURL="/sign-in" />
       <p>
         <Link to="/forgot-password">Forgot your password?</Link> · <Link to={`/sign-up${query.size ? `?${query}` : ''}`}>Create an account</Link>
       </p>
     </section>
+  )
+}
+
+/**
+ * Passwordless sign-in (docs/magic-link.md): the server mails a link that signs in
+ * (and signs up a new address) when opened, then lands on `callbackURL`. The
+ * answer is the same whether or not the address has an account.
+ */
+function MagicLinkForm({ callbackURL }: { callbackURL: string }) {
+  const action = useAction()
+  return (
+    <form
+      aria-label="Sign in with a link"
+      onSubmit={(event) => {
+        const { email = '' } = fields(event)
+        void action.run(
+          () => client.signIn.magicLink({ email, callbackURL, errorCallbackURL: '/sign-in' }),
+          undefined,
+          'Check your email: we sent you a sign-in link.',
+        )
+      }}
+    >
+      <label>
+        Address for a sign-in link
+        <input name="email" type="email" autoComplete="email" required />
+      </label>
+      <Submit action={action}>Email me a sign-in link</Submit>
+      <Status action={action} />
+    </form>
   )
 }
 
