@@ -41,6 +41,9 @@ function permutations<T>(items: readonly T[]): T[][] {
   return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]))
 }
 
+/** Every order of a sequence is many deliveries: a correctness check, given room on a loaded machine. */
+const PERMUTATION_TIMEOUT = 180_000
+
 describe('each event type applied', () => {
   const events = everyEvent()
   const cases: Record<string, (auth: BillingAuth) => Promise<void>> = {
@@ -163,7 +166,7 @@ describe('out-of-order delivery', () => {
         endedAt: new Date('2026-02-01T09:00:00Z'),
       })
     }
-  })
+  }, PERMUTATION_TIMEOUT)
 
   it('the first half of the cancel sequence, shuffled, keeps the subscription active until the period ends', async () => {
     for (const ordering of permutations(cancelSequence.slice(0, 2))) {
@@ -200,7 +203,7 @@ describe('out-of-order delivery', () => {
       expect(await row(auth, 'billingOrder', 'order-cycle-2')).toMatchObject({ status: 'paid', paid: true, billingReason: 'subscription_cycle' })
       expect(await row(auth, 'billingBenefitGrant', GRANT_ID)).toMatchObject({ isGranted: true, modifiedAt: new Date('2026-02-01T09:00:04Z') })
     }
-  })
+  }, PERMUTATION_TIMEOUT)
 
   it('two changes within one millisecond are ordered by the microseconds the platform sent', async () => {
     const later = envelope('subscription.updated', subscription({ status: 'active', amount: 2000, modified_at: '2026-01-01T09:00:07.000002Z' }))
