@@ -16,7 +16,8 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 const SERVER = fileURLToPath(new URL('../../server/dist/main.js', import.meta.url))
 const APP = fileURLToPath(new URL('../../react-app/dist/index.html', import.meta.url))
@@ -150,4 +151,53 @@ export async function step<T>(page: Page, name: string, fn: () => Promise<T>): P
     await page.screenshot({ path: file, fullPage: true }).catch(() => undefined)
     throw new Error(`step "${name}" failed (screenshot: ${file}): ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
+}
+
+export interface BrowserSuite {
+  /** The running example server (only inside tests: it starts in beforeAll). */
+  readonly server: ExampleServer
+  /** A page in a fresh browser context (its own cookies) on the server's origin. */
+  newPage(): Promise<Page>
+}
+
+/**
+ * Call inside a describe block: starts the example server and the browser
+ * before its tests and closes every context, the browser and the server after.
+ */
+export function browserSuite(options: Parameters<typeof startExampleServer>[0] = {}): BrowserSuite {
+  let server: ExampleServer | undefined
+  let browser: Browser | undefined
+  const contexts: BrowserContext[] = []
+  beforeAll(async () => {
+    server = await startExampleServer(options)
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined)
+    await browser?.close()
+    await server?.stop()
+  })
+  return {
+    get server(): ExampleServer {
+      if (!server) throw new Error('the example server is not started')
+      return server
+    },
+    newPage: async () => {
+      if (!browser || !server) throw new Error('the browser is not started')
+      const context = await browser.newContext({ baseURL: server.url })
+      contexts.push(context)
+      const page = await context.newPage()
+      page.setDefaultTimeout(10_000)
+      return page
+    },
+  }
+}
+
+/** Fills and submits the app's sign-up form (at `path`, which may carry a query). */
+export async function submitSignUp(page: Page, name: string, email: string, password: string, path = '/sign-up'): Promise<void> {
+  await page.goto(path)
+  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign up' }).click()
 }

@@ -4,9 +4,9 @@
  * user by searching the users table, bans them (their open session ends),
  * unbans them, impersonates them and comes back to their own session.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, prerequisites, startExampleServer, step, type ExampleServer } from '../src/harness.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { browserSuite, prerequisites, step, submitSignUp } from '../src/harness.js'
 
 const missing = prerequisites()
 if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
@@ -15,34 +15,11 @@ const OPERATOR = 'ops@example.com'
 const PASSWORD = 'correct horse battery'
 
 describe.skipIf(missing !== null)(`admin page${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  let server: ExampleServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    server = await startExampleServer({ env: { ADMIN_EMAILS: OPERATOR } })
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined)
-    await browser?.close()
-    await server?.stop()
-  })
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.url })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
-    return page
-  }
+  const suite = browserSuite({ env: { ADMIN_EMAILS: OPERATOR } })
+  const { newPage } = suite
 
   async function signUp(page: Page, name: string, email: string) {
-    await page.goto('/sign-up')
-    await page.getByLabel('Name').fill(name)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign up' }).click()
+    await submitSignUp(page, name, email, PASSWORD)
     await page.getByRole('heading', { name: `Hello, ${name}` }).waitFor()
   }
 
@@ -61,7 +38,7 @@ describe.skipIf(missing !== null)(`admin page${missing ? ` (skipped: ${missing})
       // Not an admin until the address is proved.
       expect(await ops.getByRole('link', { name: 'Users' }).count()).toBe(0)
     })
-    const mail = await server.mailTo(OPERATOR, 'verify-email')
+    const mail = await suite.server.mailTo(OPERATOR, 'verify-email')
     await step(ops, 'operator-verifies-and-opens-users', async () => {
       await ops.goto(mail.url)
       await ops.getByRole('link', { name: 'Users' }).click()

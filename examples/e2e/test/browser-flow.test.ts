@@ -6,11 +6,11 @@
  * that user in another browser context, and see both in the member list.
  * A failing step leaves a screenshot in examples/e2e/screenshots/.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { envelope, PRODUCT_ID, subscription } from '../../../packages/billing/test/fixtures/payloads.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, prerequisites, startExampleServer, step, WEBHOOK_SECRET, type ExampleServer } from '../src/harness.js'
+import { describe, expect, it } from 'vitest'
+import { browserSuite, prerequisites, step, submitSignUp, WEBHOOK_SECRET } from '../src/harness.js'
 
 const missing = prerequisites()
 if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
@@ -18,38 +18,15 @@ if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
 const PASSWORD = 'correct horse battery'
 
 describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  let server: ExampleServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    server = await startExampleServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined)
-    await browser?.close()
-    await server?.stop()
-  })
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.url })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
-    return page
-  }
+  const suite = browserSuite()
+  const { newPage } = suite
 
   async function signUp(page: Page, name: string, email: string, next = '') {
-    await page.goto(`/sign-up${next}`)
-    await page.getByLabel('Name').fill(name)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign up' }).click()
+    await submitSignUp(page, name, email, PASSWORD, `/sign-up${next}`)
   }
 
   async function verify(page: Page, email: string) {
-    const mail = await server.mailTo(email, 'verify-email')
+    const mail = await suite.server.mailTo(email, 'verify-email')
     await page.goto(mail.url)
     // The link verifies, signs in and redirects into the app: the banner is gone.
     await page.getByRole('heading', { name: /^Hello, / }).waitFor()
@@ -71,7 +48,7 @@ describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${m
       const body = JSON.stringify(envelope('subscription.active', subscription({ status: 'active', started_at: '2026-01-01T09:00:00.000000Z' }, { external_id: user.id })))
       const at = new Date()
       const id = 'msg_e2e_subscription_active'
-      const delivered = await fetch(`${server.url}/api/auth/polar/webhooks`, {
+      const delivered = await fetch(`${suite.server.url}/api/auth/polar/webhooks`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -82,7 +59,7 @@ describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${m
         body,
       })
       expect(delivered.status).toBe(200)
-      expect(await server.webhooks()).toEqual([{ id, type: 'subscription.active' }])
+      expect(await suite.server.webhooks()).toEqual([{ id, type: 'subscription.active' }])
       await ada.getByRole('button', { name: 'Refresh billing' }).click()
       await ada.getByText(`Subscription ${PRODUCT_ID}: active`).waitFor()
     })
@@ -114,8 +91,8 @@ describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${m
       await ada.getByText('grace@example.com as admin').waitFor()
     })
 
-    const invitation = await server.mailTo('grace@example.com', 'invitation')
-    expect(invitation.url).toBe(`${server.url}/accept-invitation/${invitation.invitationId}`)
+    const invitation = await suite.server.mailTo('grace@example.com', 'invitation')
+    expect(invitation.url).toBe(`${suite.server.url}/accept-invitation/${invitation.invitationId}`)
 
     const grace = await newPage()
     await step(grace, 'grace-opens-the-invitation', async () => {

@@ -5,35 +5,16 @@
  * a known one signed in, and a used link lands back on the sign-in page
  * with the error in words.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, prerequisites, startExampleServer, step, type ExampleServer } from '../src/harness.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { browserSuite, prerequisites, step } from '../src/harness.js'
 
 const missing = prerequisites()
 if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
 
 describe.skipIf(missing !== null)(`magic-link sign-in${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  let server: ExampleServer
-  let browser: Browser
-  const contexts: BrowserContext[] = []
-
-  beforeAll(async () => {
-    server = await startExampleServer()
-    browser = await launchBrowser()
-  })
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined)
-    await browser?.close()
-    await server?.stop()
-  })
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ baseURL: server.url })
-    contexts.push(context)
-    const page = await context.newPage()
-    page.setDefaultTimeout(10_000)
-    return page
-  }
+  const suite = browserSuite()
+  const { newPage } = suite
 
   async function askForLink(page: Page, email: string) {
     await page.goto('/sign-in')
@@ -46,9 +27,9 @@ describe.skipIf(missing !== null)(`magic-link sign-in${missing ? ` (skipped: ${m
     const page = await newPage()
     const email = 'grace@example.com'
     await step(page, 'grace-asks-for-a-link', () => askForLink(page, email))
-    const mail = await server.mailTo(email, 'magic-link')
+    const mail = await suite.server.mailTo(email, 'magic-link')
     expect(mail.token).toMatch(/^[A-Za-z0-9]{32}$/)
-    expect(mail.url).toBe(`${server.url}/api/auth/magic-link/verify?token=${mail.token}&callbackURL=%2F&errorCallbackURL=%2Fsign-in`)
+    expect(mail.url).toBe(`${suite.server.url}/api/auth/magic-link/verify?token=${mail.token}&callbackURL=%2F&errorCallbackURL=%2Fsign-in`)
 
     await step(page, 'grace-opens-the-link', async () => {
       await page.goto(mail.url)
@@ -81,7 +62,7 @@ describe.skipIf(missing !== null)(`magic-link sign-in${missing ? ` (skipped: ${m
     })
     const fresh = await newPage()
     await step(fresh, 'ada-asks-for-a-link', () => askForLink(fresh, email))
-    const mail = await server.mailTo(email, 'magic-link')
+    const mail = await suite.server.mailTo(email, 'magic-link')
     await step(fresh, 'ada-opens-the-link', async () => {
       await fresh.goto(mail.url)
       await fresh.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()

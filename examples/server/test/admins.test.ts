@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { promoteAdmins } from '../src/admins.js'
 import { createExampleAuth, type ExampleAuth } from '../src/auth.js'
 import { readConfig } from '../src/config.js'
+import { cookiesOf } from './harness.js'
 
 const BASE = 'http://127.0.0.1:3999'
 let directory = ''
@@ -38,11 +39,7 @@ async function signUp(email: string): Promise<{ id: string; cookie: string }> {
     }),
   )
   const body = (await response.json()) as { user: { id: string } }
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ')
-  return { id: body.user.id, cookie }
+  return { id: body.user.id, cookie: cookiesOf(response) }
 }
 
 async function roleOf(id: string): Promise<unknown> {

@@ -4,21 +4,11 @@
  * nothing secret. A sign-in with one of them is sent to the provider.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { startServer, type RunningServer } from '../src/server.js'
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
+import type { RunningServer } from '../src/server.js'
+import { startExample } from './harness.js'
 
 describe('GET /api/app-config', () => {
   let dir = ''
@@ -31,9 +21,7 @@ describe('GET /api/app-config', () => {
 
   async function start(env: Record<string, string>): Promise<RunningServer> {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-app-config-'))
-    const port = await freePort()
-    const config = readConfig({ PORT: String(port), DATABASE_PATH: join(dir, 'auth.db'), RATE_LIMIT: '0', ...env })
-    server = await startServer(config, { appDirectory: join(dir, 'no-app'), print: () => undefined })
+    server = await startExample(dir, { RATE_LIMIT: '0', ...env })
     return server
   }
 

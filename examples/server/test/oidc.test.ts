@@ -5,21 +5,11 @@
  * signed in, to its /consent page; both pages are the app's shell.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { startServer, type RunningServer } from '../src/server.js'
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
+import type { RunningServer } from '../src/server.js'
+import { caller, cookiesOf, startExample } from './harness.js'
 
 const SHELL = '<!doctype html><title>app shell</title><div id="root"></div>'
 // RFC 7636 Appendix B.
@@ -34,31 +24,14 @@ describe('example server as an OpenID Provider', () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-oidc-'))
     await mkdir(join(dir, 'app'))
     await writeFile(join(dir, 'app', 'index.html'), SHELL)
-    const config = readConfig({ PORT: String(await freePort()), DATABASE_PATH: join(dir, 'auth.db'), RATE_LIMIT: '0' })
-    server = await startServer(config, { appDirectory: join(dir, 'app'), print: () => undefined })
+    server = await startExample(dir, { RATE_LIMIT: '0' }, { appDirectory: join(dir, 'app') })
   })
   afterAll(async () => {
     await server?.close()
     await rm(dir, { recursive: true, force: true })
   })
 
-  const call = (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => {
-    const headers = new Headers(init.headers)
-    headers.set('origin', server.url)
-    if (init.cookie) headers.set('cookie', init.cookie)
-    if (init.json !== undefined) headers.set('content-type', 'application/json')
-    return fetch(`${server.url}${path}`, {
-      ...init,
-      headers,
-      redirect: 'manual',
-      ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
-    })
-  }
-  const cookiesOf = (response: Response) =>
-    response.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ')
+  const call = caller(() => server)
 
   it('serves discovery for the issuer {BASE_URL}/api/auth, with S256 only', async () => {
     const response = await call('/api/auth/.well-known/openid-configuration')

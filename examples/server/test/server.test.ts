@@ -4,27 +4,15 @@
  * the links a browser opens, and a prompt stop. The last block starts the
  * built server exactly as harnesses do (`node dist/main.js`) when it has been built.
  */
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { customer, envelope } from '../../../packages/billing/test/fixtures/payloads.js'
 import { sign } from '../../../packages/billing/test/fixtures/harness.js'
-import { readConfig } from '../src/config.js'
-import { startServer, type RunningServer } from '../src/server.js'
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
+import type { RunningServer } from '../src/server.js'
+import { builtMain, caller, cookiesOf, freePort, runBuilt, startExample } from './harness.js'
 
 interface MailLine {
   type: string
@@ -43,14 +31,6 @@ async function mails(path: string): Promise<MailLine[]> {
     .map((line) => JSON.parse(line) as MailLine)
 }
 
-function cookiesOf(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .filter((pair): pair is string => pair !== undefined && !pair.endsWith('='))
-    .join('; ')
-}
-
 describe('example server', () => {
   let dir = ''
   let server: RunningServer
@@ -63,34 +43,18 @@ describe('example server', () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-'))
     mailLog = join(dir, 'mail.jsonl')
     webhookLog = join(dir, 'hooks', 'webhooks.jsonl')
-    const port = await freePort()
-    const config = readConfig({
-      PORT: String(port),
-      DATABASE_PATH: join(dir, 'db', 'auth.db'),
-      MAIL_LOG: mailLog,
-      WEBHOOK_LOG: webhookLog,
-      BILLING_WEBHOOK_SECRET: secret,
-      RATE_LIMIT: '0',
-    })
-    server = await startServer(config, { appDirectory: join(dir, 'no-app'), print: (line) => printed.push(line) })
+    server = await startExample(
+      dir,
+      { DATABASE_PATH: join(dir, 'db', 'auth.db'), MAIL_LOG: mailLog, WEBHOOK_LOG: webhookLog, BILLING_WEBHOOK_SECRET: secret, RATE_LIMIT: '0' },
+      { print: (line) => printed.push(line) },
+    )
   })
   afterAll(async () => {
     await server?.close()
     await rm(dir, { recursive: true, force: true })
   })
 
-  const call = (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => {
-    const headers = new Headers(init.headers)
-    headers.set('origin', server.url)
-    if (init.cookie) headers.set('cookie', init.cookie)
-    if (init.json !== undefined) headers.set('content-type', 'application/json')
-    return fetch(`${server.url}${path}`, {
-      ...init,
-      headers,
-      redirect: 'manual',
-      ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
-    })
-  }
+  const call = caller(() => server)
 
   it('is ready when /api/auth/ok answers', async () => {
     const response = await call('/api/auth/ok')
@@ -199,33 +163,16 @@ describe('example server', () => {
   })
 })
 
-const built = fileURLToPath(new URL('../dist/main.js', import.meta.url))
-
-describe.skipIf(!existsSync(built))('the built server as harnesses start it (skipped until `pnpm build`)', () => {
+describe.skipIf(!existsSync(builtMain))('the built server as harnesses start it (skipped until `pnpm build`)', () => {
   let dir = ''
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-built-'))
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  function run(env: Record<string, string>) {
-    const child = spawn(process.execPath, [built], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', () => output.includes('ready on') && resolve())
-      void exited.then(() => reject(new Error(`exited before ready:\n${output}`)))
-    })
-    // A run that is expected to fail never awaits `ready`: its rejection is not an error then.
-    ready.catch(() => undefined)
-    return { child, exited, ready, output: () => output }
-  }
-
   it('starts, answers, and exits 0 on SIGTERM with a connection open', async () => {
     const port = await freePort()
-    const server = run({ PORT: String(port), DATABASE_PATH: join(dir, 'a', 'auth.db') })
+    const server = runBuilt({ PORT: String(port), DATABASE_PATH: join(dir, 'a', 'auth.db') })
     await server.ready
     expect(server.output()).toContain('WARNING: AUTH_SECRET is not set')
     const ok = await fetch(`http://127.0.0.1:${port}/api/auth/ok`, { headers: { connection: 'keep-alive' } })
@@ -235,7 +182,7 @@ describe.skipIf(!existsSync(built))('the built server as harnesses start it (ski
   })
 
   it('refuses to start in production without AUTH_SECRET', async () => {
-    const server = run({ NODE_ENV: 'production', PORT: String(await freePort()), DATABASE_PATH: join(dir, 'b', 'auth.db') })
+    const server = runBuilt({ NODE_ENV: 'production', PORT: String(await freePort()), DATABASE_PATH: join(dir, 'b', 'auth.db') })
     expect(await server.exited).toBe(1)
     expect(server.output()).toContain('Configuration error: AUTH_SECRET is required')
   })

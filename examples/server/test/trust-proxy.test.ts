@@ -5,33 +5,20 @@
  * headers) gets a client round the sign-in limit. The test plays the proxy:
  * it connects from loopback and sends the header a proxy would.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { startServer, type RunningServer } from '../src/server.js'
+import type { RunningServer } from '../src/server.js'
+import { builtMain, freePort, runBuilt, startExample } from './harness.js'
 
 // The example server keeps Gatehouse's default sign-in rule: 3 requests per 10 seconds per client.
 const SIGN_IN_LIMIT = 3
 const EMAIL = 'ada@example.com'
 
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  if (!address || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
-
 async function start(dir: string, env: Record<string, string>): Promise<RunningServer> {
-  const config = readConfig({ PORT: String(await freePort()), DATABASE_PATH: join(dir, 'auth.db'), ...env })
-  const server = await startServer(config, { appDirectory: join(dir, 'no-app'), print: () => undefined })
+  const server = await startExample(dir, env)
   const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.250' },
@@ -166,9 +153,8 @@ describe('TRUST_PROXY unset: the socket peer is the client', () => {
   })
 })
 
-const built = fileURLToPath(new URL('../dist/main.js', import.meta.url))
 // A dist built before TRUST_PROXY existed would ignore it: that is a stale build, not a failure.
-const builtWithTrustProxy = existsSync(built) && readFileSync(built, 'utf8').includes('TRUST_PROXY')
+const builtWithTrustProxy = existsSync(builtMain) && readFileSync(builtMain, 'utf8').includes('TRUST_PROXY')
 
 describe.skipIf(!builtWithTrustProxy)('the built server with TRUST_PROXY (skipped until `pnpm build`)', () => {
   let dir = ''
@@ -177,23 +163,9 @@ describe.skipIf(!builtWithTrustProxy)('the built server with TRUST_PROXY (skippe
   })
   afterAll(() => rm(dir, { recursive: true, force: true }))
 
-  function run(env: Record<string, string>) {
-    const child = spawn(process.execPath, [built], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', () => output.includes('ready on') && resolve())
-      void exited.then(() => reject(new Error(`exited before ready:\n${output}`)))
-    })
-    ready.catch(() => undefined)
-    return { child, exited, ready, output: () => output }
-  }
-
   it('keys sign-in limits on the forwarded client', async () => {
     const port = await freePort()
-    const server = run({ PORT: String(port), DATABASE_PATH: join(dir, 'a', 'auth.db'), TRUST_PROXY: '1' })
+    const server = runBuilt({ PORT: String(port), DATABASE_PATH: join(dir, 'a', 'auth.db'), TRUST_PROXY: '1' })
     try {
       await server.ready
       const base = `http://127.0.0.1:${port}`
@@ -207,7 +179,7 @@ describe.skipIf(!builtWithTrustProxy)('the built server with TRUST_PROXY (skippe
   })
 
   it('refuses to start with a TRUST_PROXY that is not a count', async () => {
-    const server = run({ PORT: String(await freePort()), DATABASE_PATH: join(dir, 'b', 'auth.db'), TRUST_PROXY: 'true' })
+    const server = runBuilt({ PORT: String(await freePort()), DATABASE_PATH: join(dir, 'b', 'auth.db'), TRUST_PROXY: 'true' })
     expect(await server.exited).toBe(1)
     expect(server.output()).toContain('Configuration error: TRUST_PROXY must be the number of reverse proxies')
   })

@@ -173,6 +173,23 @@ export async function verifyIdToken(auth: ProviderAuth, idToken: string, audienc
   return payload
 }
 
+/**
+ * A new user's tokens with a refresh token: authorize with offline_access
+ * and prompt=consent, then redeem the code (200).
+ */
+export async function offlineTokens(auth: ProviderAuth, client: TestClient, scope = 'openid email offline_access') {
+  const user = await newUser(auth)
+  const { code, verifier, nonce } = await authorizeCode(auth, user, client, { scope, prompt: 'consent' })
+  const reply = await redeem(auth, client, code, verifier)
+  expect(reply.status).toBe(200)
+  return { user, nonce, tokens: reply.body as { access_token: string; refresh_token: string; id_token: string } }
+}
+
+/** The refresh_token grant, with any extra form fields (`scope`). */
+export function refreshGrant(auth: ProviderAuth, client: TestClient, refreshToken: string, extra: Record<string, string> = {}): Promise<Reply> {
+  return tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra })
+}
+
 /** Signs a user up and gives a client their consent, so authorize goes straight back with a code. */
 export async function consentedSetup(auth: ProviderAuth, settings: Parameters<typeof createClient>[1] = {}) {
   const user = await newUser(auth)

@@ -5,31 +5,16 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
-  authorizeCode,
   createClient,
   expectOneWinner,
-  newUser,
+  offlineTokens,
   providerAuth,
-  redeem,
+  refreshGrant,
   tokenRequest,
   tokenRows,
   userinfo,
   verifyIdToken,
-  type ProviderAuth,
-  type TestClient,
 } from './fixtures.js'
-
-async function offlineTokens(auth: ProviderAuth, client: TestClient) {
-  const user = await newUser(auth)
-  const { code, verifier, nonce } = await authorizeCode(auth, user, client, { scope: 'openid email offline_access', prompt: 'consent' })
-  const reply = await redeem(auth, client, code, verifier)
-  expect(reply.status).toBe(200)
-  return { user, nonce, tokens: reply.body as { access_token: string; refresh_token: string; id_token: string } }
-}
-
-function refresh(auth: ProviderAuth, client: TestClient, refreshToken: string, extra: Record<string, string> = {}) {
-  return tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra })
-}
 
 describe('refresh_token', () => {
   it('rotates: a new pair, a new ID Token with the original auth_time and no nonce; the old access token keeps working', async () => {
@@ -38,7 +23,7 @@ describe('refresh_token', () => {
     const { user, tokens } = await offlineTokens(auth, client)
     const firstClaims = await verifyIdToken(auth, tokens.id_token, client.clientId)
     auth.clock.advance(60_000)
-    const reply = await refresh(auth, client, tokens.refresh_token)
+    const reply = await refreshGrant(auth, client, tokens.refresh_token)
     expect(reply.status).toBe(200)
     expect(reply.headers.get('cache-control')).toBe('no-store')
     expect(reply.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid email offline_access' })
@@ -60,14 +45,14 @@ describe('refresh_token', () => {
     const auth = providerAuth()
     const client = await createClient(auth)
     const { tokens } = await offlineTokens(auth, client)
-    const second = await refresh(auth, client, tokens.refresh_token)
-    const third = await refresh(auth, client, second.body.refresh_token)
+    const second = await refreshGrant(auth, client, tokens.refresh_token)
+    const third = await refreshGrant(auth, client, second.body.refresh_token)
     expect(third.status).toBe(200)
-    const reuse = await refresh(auth, client, tokens.refresh_token)
+    const reuse = await refreshGrant(auth, client, tokens.refresh_token)
     expect(reuse.status).toBe(400)
     expect(reuse.body.error).toBe('invalid_grant')
     expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
-    expect((await refresh(auth, client, third.body.refresh_token)).body.error).toBe('invalid_grant')
+    expect((await refreshGrant(auth, client, third.body.refresh_token)).body.error).toBe('invalid_grant')
     expect((await userinfo(auth, third.body.access_token)).status).toBe(401)
   })
 
@@ -75,7 +60,7 @@ describe('refresh_token', () => {
     const auth = providerAuth()
     const client = await createClient(auth)
     const { tokens } = await offlineTokens(auth, client)
-    const replies = await Promise.all(Array.from({ length: 20 }, () => refresh(auth, client, tokens.refresh_token)))
+    const replies = await Promise.all(Array.from({ length: 20 }, () => refreshGrant(auth, client, tokens.refresh_token)))
     expectOneWinner(replies)
     // The losers presented a spent token: that is reuse, so the family is gone, the winner's pair with it.
     expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
@@ -86,17 +71,17 @@ describe('refresh_token', () => {
     const client = await createClient(auth)
     const other = await createClient(auth)
     const { tokens } = await offlineTokens(auth, client)
-    expect((await refresh(auth, other, tokens.refresh_token)).body.error).toBe('invalid_grant')
-    expect((await refresh(auth, client, tokens.refresh_token)).status).toBe(200)
+    expect((await refreshGrant(auth, other, tokens.refresh_token)).body.error).toBe('invalid_grant')
+    expect((await refreshGrant(auth, client, tokens.refresh_token)).status).toBe(200)
   })
 
   it('may narrow the scope, never widen it', async () => {
     const auth = providerAuth()
     const client = await createClient(auth)
     const { tokens } = await offlineTokens(auth, client)
-    const wider = await refresh(auth, client, tokens.refresh_token, { scope: 'openid email profile offline_access' })
+    const wider = await refreshGrant(auth, client, tokens.refresh_token, { scope: 'openid email profile offline_access' })
     expect(wider.body.error).toBe('invalid_scope')
-    const narrower = await refresh(auth, client, tokens.refresh_token, { scope: 'openid offline_access' })
+    const narrower = await refreshGrant(auth, client, tokens.refresh_token, { scope: 'openid offline_access' })
     expect(narrower.status).toBe(200)
     expect(narrower.body.scope).toBe('openid offline_access')
   })
@@ -109,9 +94,9 @@ describe('refresh_token', () => {
       error: 'invalid_request',
       error_description: 'refresh_token is required',
     })
-    expect((await refresh(auth, client, 'x'.repeat(32))).body.error).toBe('invalid_grant')
+    expect((await refreshGrant(auth, client, 'x'.repeat(32))).body.error).toBe('invalid_grant')
     auth.clock.advance(604_800_000)
-    expect((await refresh(auth, client, tokens.refresh_token)).body.error).toBe('invalid_grant')
+    expect((await refreshGrant(auth, client, tokens.refresh_token)).body.error).toBe('invalid_grant')
   })
 })
 

@@ -15,9 +15,10 @@ import {
   createClient,
   expectOneWinner,
   newUser,
+  offlineTokens,
   providerAuth,
   redeem,
-  tokenRequest,
+  refreshGrant,
   tokenRows,
   userinfo,
   verifyIdToken,
@@ -54,14 +55,11 @@ for (const { dialect, enabled } of backendDialects) {
 
     it('a full flow: consent, code, tokens, userinfo, refresh', async () => {
       const auth = ready()
-      const user = await newUser(auth)
       const client = await createClient(auth)
-      const { code, verifier, nonce } = await authorizeCode(auth, user, client, { scope: 'openid email offline_access', prompt: 'consent' })
-      const reply = await redeem(auth, client, code, verifier)
-      expect(reply.status).toBe(200)
-      expect((await verifyIdToken(auth, reply.body.id_token, client.clientId)).nonce).toBe(nonce)
-      expect((await userinfo(auth, reply.body.access_token)).body).toEqual({ sub: user.id, email: user.email, email_verified: false })
-      const refreshed = await tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: reply.body.refresh_token })
+      const { user, nonce, tokens } = await offlineTokens(auth, client)
+      expect((await verifyIdToken(auth, tokens.id_token, client.clientId)).nonce).toBe(nonce)
+      expect((await userinfo(auth, tokens.access_token)).body).toEqual({ sub: user.id, email: user.email, email_verified: false })
+      const refreshed = await refreshGrant(auth, client, tokens.refresh_token)
       expect(refreshed.status).toBe(200)
       // Consent is remembered: the next authorization skips the page.
       const again = await authorizeCode(auth, user, client, { scope: 'openid email' })
@@ -81,13 +79,9 @@ for (const { dialect, enabled } of backendDialects) {
 
     it('twenty parallel uses of one refresh token: one new pair, and the family is revoked as reuse', async () => {
       const auth = ready()
-      const user = await newUser(auth)
       const client = await createClient(auth)
-      const { code, verifier } = await authorizeCode(auth, user, client, { scope: 'openid offline_access', prompt: 'consent' })
-      const tokens = (await redeem(auth, client, code, verifier)).body
-      const replies = await Promise.all(
-        Array.from({ length: 20 }, () => tokenRequest(auth, client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })),
-      )
+      const { tokens } = await offlineTokens(auth, client, 'openid offline_access')
+      const replies = await Promise.all(Array.from({ length: 20 }, () => refreshGrant(auth, client, tokens.refresh_token)))
       const winner = expectOneWinner(replies)
       expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
       expect((await userinfo(auth, winner.body.access_token)).status).toBe(401)

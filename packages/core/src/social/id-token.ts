@@ -10,9 +10,13 @@
  * when an unknown key id shows up, and cached for 10 minutes.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
-import { authorizationServer, resolveIssuer, TENANT_PLACEHOLDER } from './protocol.js'
+import type { Logger } from '../endpoint/logger.js'
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
+import { authorizationServer, requestedScopes, resolveIssuer, TENANT_PLACEHOLDER } from './protocol.js'
 import { isLoopback } from './registry.js'
-import type { ConfiguredProvider } from './types.js'
+import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from './types.js'
+import { fetchUserInfo, idTokenTokens } from './user-info.js'
 
 /** Remote key set timings (docs/social.md#constants). */
 export const JWKS_TIMEOUT_MS = 5000
@@ -83,4 +87,28 @@ export async function verifyIdToken(
   } catch {
     return { ok: false, reason: 'invalid' }
   }
+}
+
+/**
+ * The ID-token branch shared by sign-in/social and link-social: verifies the
+ * posted token, then reads the profile it names; errors are the routes' own
+ * (ID_TOKEN_NOT_SUPPORTED, INVALID_TOKEN, FAILED_TO_GET_USER_INFO).
+ * @example
+ * const { tokens, info } = await idTokenProfile(ctx, provider, body.idToken, body.scopes)
+ */
+export async function idTokenProfile(
+  ctx: { clock: { now(): Date }; logger: Logger },
+  provider: ConfiguredProvider,
+  idToken: Parameters<typeof idTokenTokens>[0] & { nonce?: string | undefined },
+  scopes: readonly string[] | undefined,
+): Promise<{ tokens: ProviderTokens; info: ProviderUserInfo }> {
+  if (!supportsIdTokenSignIn(provider)) throw new AuthError(CoreErrors.ID_TOKEN_NOT_SUPPORTED)
+  const check = await verifyIdToken(provider, idToken.token, idToken.nonce, ctx.clock)
+  if (!check.ok) throw new AuthError(check.reason === 'unsupported' ? CoreErrors.ID_TOKEN_NOT_SUPPORTED : CoreErrors.INVALID_TOKEN)
+  const tokens = idTokenTokens(idToken, requestedScopes(provider, scopes))
+  const info = await fetchUserInfo(provider, tokens, { clock: ctx.clock, logger: ctx.logger, idTokenClaims: check.claims, callbackParams: null })
+  if (!info) throw new AuthError(CoreErrors.FAILED_TO_GET_USER_INFO)
+  // The verified token names the account; a profile read with a client-supplied access token must be the same one.
+  if (info.id !== check.claims.sub) throw new AuthError(CoreErrors.INVALID_TOKEN)
+  return { tokens, info }
 }

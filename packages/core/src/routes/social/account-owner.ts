@@ -6,6 +6,7 @@
  * account); on a server-side `api` call the body's `userId`, else the
  * session's, else 400 "Either userId or session is required".
  */
+import { z } from 'zod'
 import type { Row } from '../../db/adapter.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { AuthError } from '../../errors/catalogue.js'
@@ -47,4 +48,34 @@ export function supportedProvider(ctx: Pick<EndpointContext, 'auth'>, providerId
   const provider = ctx.auth.socialProviders.get(providerId)
   if (!provider) throw new AuthError(CoreErrors.PROVIDER_NOT_SUPPORTED, { message: `Provider ${providerId} is not supported.` })
   return provider
+}
+
+/** Body of get-access-token and refresh-token. */
+export const providerAccountBody = z.object({
+  providerId: z.string().min(1),
+  accountId: z.string().min(1).optional(),
+  /** Honoured on server-side `api` calls only. */
+  userId: z.string().min(1).optional(),
+})
+
+/**
+ * The preamble of get-access-token and refresh-token: the owner, the
+ * provider, then the owner's account there. `refresh` refuses a provider that
+ * cannot refresh before any account is looked up.
+ */
+export async function providerAccount(
+  ctx: Pick<EndpointContext, 'isServerCall' | 'auth' | 'db'>,
+  session: SessionWithUser | null,
+  body: z.infer<typeof providerAccountBody>,
+  options: { refresh: boolean },
+): Promise<{ provider: ConfiguredProvider; account: SocialAccount }> {
+  const userId = accountOwner(ctx, session, body.userId)
+  const provider = supportedProvider(ctx, body.providerId)
+  if (options.refresh && provider.definition.supportsRefresh === false) {
+    throw new AuthError(CoreErrors.TOKEN_REFRESH_NOT_SUPPORTED, {
+      message: `Provider ${provider.id} does not support token refreshing.`,
+    })
+  }
+  const account = await ownedAccount(ctx, userId, { providerId: provider.id, accountId: body.accountId })
+  return { provider, account }
 }

@@ -5,13 +5,12 @@
  * first when it expires within 5 seconds and a refresh token is stored.
  * Answers `{ accessToken, accessTokenExpiresAt, scopes, idToken }`.
  */
-import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { optionalSessionMiddleware } from '../../session/middleware.js'
 import { accountTokens } from '../../social/access-token.js'
-import { accountOwner, ownedAccount, supportedProvider } from './account-owner.js'
+import { providerAccount, providerAccountBody } from './account-owner.js'
 
 /**
  * @example
@@ -20,17 +19,10 @@ import { accountOwner, ownedAccount, supportedProvider } from './account-owner.j
 export const getAccessToken = defineEndpoint({
   method: 'POST',
   path: '/get-access-token',
-  body: z.object({
-    providerId: z.string().min(1),
-    accountId: z.string().min(1).optional(),
-    /** Honoured on server-side `api` calls only. */
-    userId: z.string().min(1).optional(),
-  }),
+  body: providerAccountBody,
   use: [optionalSessionMiddleware],
   handler: async (ctx) => {
-    const userId = accountOwner(ctx, ctx.session, ctx.body.userId)
-    const provider = supportedProvider(ctx, ctx.body.providerId)
-    const account = await ownedAccount(ctx, userId, { providerId: provider.id, accountId: ctx.body.accountId })
+    const { provider, account } = await providerAccount(ctx, ctx.session, ctx.body, { refresh: false })
     const outcome = await accountTokens(ctx, provider, account, { force: false })
     if (!outcome.ok || !outcome.tokens.accessToken) throw new AuthError(CoreErrors.FAILED_TO_GET_ACCESS_TOKEN)
     const { tokens } = outcome

@@ -17,9 +17,8 @@ import { setSessionCookies } from '../../session/session-cookies.js'
 import { createSession } from '../../session/session-store.js'
 import { signInWithProvider } from '../../social/accounts.js'
 import { startFlow } from '../../social/flow.js'
-import { supportsIdTokenSignIn, verifyIdToken } from '../../social/id-token.js'
-import { requestedScopes } from '../../social/protocol.js'
-import { fetchUserInfo, idTokenTokens, withEmail } from '../../social/user-info.js'
+import { idTokenProfile } from '../../social/id-token.js'
+import { withEmail } from '../../social/user-info.js'
 import { idTokenInput, scopesInput } from './schemas.js'
 
 /**
@@ -58,14 +57,7 @@ export const signInSocial = defineEndpoint({
       return { url, redirect: body.disableRedirect !== true }
     }
 
-    if (!supportsIdTokenSignIn(provider)) throw new AuthError(CoreErrors.ID_TOKEN_NOT_SUPPORTED)
-    const check = await verifyIdToken(provider, body.idToken.token, body.idToken.nonce, ctx.clock)
-    if (!check.ok) throw new AuthError(check.reason === 'unsupported' ? CoreErrors.ID_TOKEN_NOT_SUPPORTED : CoreErrors.INVALID_TOKEN)
-    const tokens = idTokenTokens(body.idToken, requestedScopes(provider, body.scopes))
-    const info = await fetchUserInfo(provider, tokens, { clock: ctx.clock, logger: ctx.logger, idTokenClaims: check.claims, callbackParams: null })
-    if (!info) throw new AuthError(CoreErrors.FAILED_TO_GET_USER_INFO)
-    // The verified token names the account; a profile read with a client-supplied access token must be the same one.
-    if (info.id !== check.claims.sub) throw new AuthError(CoreErrors.INVALID_TOKEN)
+    const { tokens, info } = await idTokenProfile(ctx, provider, body.idToken, body.scopes)
     const profile = withEmail(info)
     if (!profile) throw new AuthError(CoreErrors.USER_EMAIL_NOT_FOUND)
 
