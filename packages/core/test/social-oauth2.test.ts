@@ -219,9 +219,8 @@ describe('provider errors and outages end in an error redirect', () => {
 
     const slow = mockAuth()
     mock.behaviour.tokenDelay = 6000
-    const started = Date.now()
+    // Without the timeout the delayed answer would arrive and the flow would succeed.
     expect((await flow(slow)).landed).toBe(`${ERROR_PAGE}?error=invalid_code`)
-    expect(Date.now() - started).toBeLessThan(5900)
   }, 20_000)
 
   it('invalid_code when the client secret is wrong; unable_to_get_user_info when the profile endpoint is down', async () => {

@@ -5,26 +5,14 @@
  * revived; other fields pass through. Written here, not imported from the
  * server code, so a browser bundle holds only these few schemas.
  */
+import { isoDate, userShape } from '@gatehouse/react/client'
 import * as z from 'zod/mini'
 
-/** A Date as JSON carries it (ISO 8601 with an offset), revived. */
-export const isoDate = z.pipe(
-  z.iso.datetime({ offset: true }),
-  z.transform((text: string) => new Date(text)),
-)
-
-export const adminUserShape = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  emailVerified: z.boolean(),
-  image: z.nullable(z.string()),
+export const adminUserShape = z.extend(userShape, {
   role: z.nullable(z.string()),
   banned: z.nullable(z.boolean()),
   banReason: z.nullable(z.string()),
   banExpires: z.nullable(isoDate),
-  createdAt: isoDate,
-  updatedAt: isoDate,
 })
 
 export const adminSessionShape = z.looseObject({

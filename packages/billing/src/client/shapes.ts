@@ -13,13 +13,8 @@
  * item's `createdAt`). Written here, not imported from the server code, so a
  * browser bundle holds only these few schemas and none of the webhook parsers.
  */
+import { isoDate } from '@gatehouse/react/client'
 import * as z from 'zod/mini'
-
-/** A Date as JSON carries it (ISO 8601 with an offset), revived. */
-const isoDate = z.pipe(
-  z.iso.datetime({ offset: true }),
-  z.transform((text: string) => new Date(text)),
-)
 
 const maybeDate = z.nullable(isoDate)
 

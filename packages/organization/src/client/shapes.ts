@@ -7,13 +7,8 @@
  * Written here, not imported from the server code, so that a browser bundle
  * holds only these few schemas.
  */
+import { isoDate } from '@gatehouse/react/client'
 import * as z from 'zod/mini'
-
-/** A Date as JSON carries it (ISO 8601 with an offset), revived. */
-export const isoDate = z.pipe(
-  z.iso.datetime({ offset: true }),
-  z.transform((text: string) => new Date(text)),
-)
 
 export const organizationShape = z.looseObject({
   id: z.string(),

@@ -7,6 +7,8 @@
 export { createAuthClient, DEFAULT_REFETCH_THROTTLE_MS } from './create-client.js'
 export type { ClientFromPlugins, ClientFromServer, ClientOptions, ServerClientArgs } from './create-client.js'
 export { ClientErrors } from './errors.js'
+// For plugins' client halves: one revived-Date rule and one user shape for every package.
+export { isoDate, userShape } from './shapes.js'
 export type { AuthClientError, CallResult, ClientErrorCode, ErrorIssue } from './errors.js'
 export type {
   AuthClient,
