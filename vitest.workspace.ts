@@ -36,6 +36,8 @@ export default defineWorkspace([
   project('magic-link', './packages/magic-link'),
   project('custom-session', './packages/custom-session'),
   project('admin', './packages/admin'),
+  project('two-factor', './packages/two-factor'),
+  project('passkey', './packages/passkey'),
   project('react', './packages/react', { environment: 'jsdom' }),
   project('example-server', './examples/server', { include: ['test/**/*.test.ts'], globalSetup: [] }),
   project('docs', './scripts/docs', { include: ['*.test.ts'], globalSetup: [] }),
