@@ -26,7 +26,7 @@ export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
 
 export { definePlugin } from './plugins/types.js'
-export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule, SessionExtra } from './plugins/types.js'
+export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule, SessionExtra, SignInAttempt, SignInChallenge } from './plugins/types.js'
 
 export { coreSchema, mergeSchemas } from './db/schema.js'
 export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
@@ -48,14 +48,22 @@ export type {
 } from './db/adapter.js'
 export type { DatabaseHookContext, DatabaseHooks, ModelHooks, Store } from './db/store.js'
 export { generateMigrations, runMigrations } from './migrations/run-migrations.js'
+// Expired rows (docs/core.md#cleanup): `auth.api.cleanup()` runs it; plugins list their own targets.
+export { runCleanup } from './cleanup/run-cleanup.js'
+export type { CleanupOptions, CleanupResult, CleanupTarget } from './cleanup/types.js'
+// Faults that answer 503 with Retry-After (docs/core.md#transient-faults).
+export { transientFault } from './db/transient.js'
+export type { TransientFault } from './db/transient.js'
+export { isStorageUnavailable, StorageUnavailableError } from './storage/errors.js'
 
 export { memoryStorage } from './storage/memory-storage.js'
 export type { SecondaryStorage } from './storage/types.js'
+export { credentialPaths } from './rate-limit/rules.js'
 export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
 
 export { hashPassword, verifyPassword, detectScryptBackend, defaultPasswordHasher } from './password/index.js'
 export type { PasswordHasher } from './password/index.js'
-export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddleware } from './session/middleware.js'
+export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddleware, freshSessionMiddleware } from './session/middleware.js'
 // For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
 export { setCookieCache } from './session/session-cookies.js'
 export { refreshUserInStorage } from './session/session-store.js'

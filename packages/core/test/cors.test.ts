@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { DatabaseError } from '../src/db/adapter.js'
 import { AuthError } from '../src/errors/catalogue.js'
 import { CoreErrors } from '../src/errors/core-errors.js'
 import { defineEndpoint } from '../src/endpoint/define-endpoint.js'
@@ -15,9 +16,10 @@ import { request, testAuth } from './helpers.js'
 const bearerThing = defineEndpoint({
   method: ['GET', 'POST'],
   path: '/bearer-thing',
-  body: z.object({ fail: z.boolean().optional() }).optional(),
+  body: z.object({ fail: z.boolean().optional(), down: z.boolean().optional() }).optional(),
   metadata: { cors: true, skipOriginCheck: true },
   handler: ({ body }) => {
+    if (body?.down) throw new DatabaseError('TRANSIENT', 'Database temporarily unavailable')
     if (body?.fail) throw new AuthError(CoreErrors.UNAUTHORIZED, { headers: { 'www-authenticate': 'Bearer' } })
     return { ok: true }
   },
@@ -60,12 +62,21 @@ describe('cors endpoints', () => {
     const refused = await auth.handler(request('/api/auth/bearer-thing', { json: { fail: true } }))
     expect(refused.status).toBe(401)
     expect(refused.headers.get('access-control-allow-origin')).toBe('*')
-    expect(refused.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate, X-Retry-After')
+    expect(refused.headers.get('access-control-expose-headers')).toBe('WWW-Authenticate, Retry-After, X-Retry-After')
     expect(refused.headers.get('www-authenticate')).toBe('Bearer')
 
     const invalid = await auth.handler(request('/api/auth/bearer-thing', { json: { fail: 'yes' } }))
     expect(invalid.status).toBe(400)
     expect(invalid.headers.get('access-control-allow-origin')).toBe('*')
+  })
+
+  it("a transient fault's 503 is readable cross-origin, Retry-After exposed", async () => {
+    const down = await auth.handler(request('/api/auth/bearer-thing', { json: { down: true }, headers: { origin: 'https://spa.example.org' } }))
+    expect(down.status).toBe(503)
+    expect(await down.json()).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
+    expect(down.headers.get('retry-after')).toBe('3')
+    expect(down.headers.get('access-control-allow-origin')).toBe('*')
+    expect(down.headers.get('access-control-expose-headers')?.split(', ')).toContain('Retry-After')
   })
 
   it('leaves other routes alone: no header, and OPTIONS is still 405', async () => {

@@ -146,6 +146,7 @@ describe('POST /sign-up/email', () => {
     expect(body).toEqual({ code: 'FAILED_TO_SEND_EMAIL', message: 'Failed to send email' })
     expect(await rows(auth, 'user')).toHaveLength(0)
     expect(await rows(auth, 'account')).toHaveLength(0)
+    expect(await rows(auth, 'session')).toHaveLength(0)
     expect((await signUp(auth, { email: 'a@example.com' })).response.status).toBe(500)
   })
 
@@ -182,6 +183,9 @@ describe('POST /sign-up/email', () => {
     const [session] = await rows(auth, 'session')
     const stored = await storage.get(`session:${String(session?.token)}`)
     expect(JSON.parse(stored ?? 'null').user.id).toBe(body.user.id)
+    // The copy holds the session and user only, never the raw token the client got.
+    expect(Object.keys(JSON.parse(stored ?? '{}')).sort()).toEqual(['session', 'user'])
+    expect(stored).not.toContain(body.token)
     const response = await auth.handler(authed('/api/auth/get-session', cookie))
     expect((await response.json()).user.email).toBe('a@example.com')
   })

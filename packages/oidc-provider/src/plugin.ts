@@ -6,6 +6,7 @@
  * signed in, and rate limits on the endpoints a client could hammer.
  */
 import { definePlugin } from '@gatehouse/core'
+import { tokenCleanup } from './cleanup.js'
 import { OidcErrors } from './errors.js'
 import { resolveOidcOptions, type OidcProviderOptions } from './options.js'
 import { oidcProviderEndpoints } from './routes/index.js'
@@ -32,6 +33,7 @@ export function oidcProvider(options: OidcProviderOptions) {
     endpoints: oidcProviderEndpoints(resolved),
     errors: OidcErrors,
     hooks: { after: [resumeAfterSignIn(resolved)] },
+    cleanup: tokenCleanup,
     rateLimit: [
       // Relying parties redeem codes from one server address: generous, yet a bound on code and secret guessing.
       { pathMatcher: (path: string) => path === '/oauth2/token', window: 60, max: 120 },

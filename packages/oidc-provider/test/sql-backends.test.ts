@@ -8,43 +8,25 @@
  * dropped after.
  */
 import { runMigrations } from '@gatehouse/core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
+import { describe, expect, it } from 'vitest'
+import { backendDialects } from '../../core/test/kysely-backends.js'
 import {
   authorizeCode,
   createClient,
   expectOneWinner,
   newUser,
   offlineTokens,
-  providerAuth,
   redeem,
   refreshGrant,
   tokenRows,
   userinfo,
   verifyIdToken,
-  type ProviderAuth,
 } from './fixtures.js'
+import { useProviderBackend } from './provider-backends.js'
 
 for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`oidc provider on ${dialect}`, () => {
-    let backend: TestBackend | undefined
-    let auth: ProviderAuth | undefined
-
-    beforeAll(async () => {
-      backend = await createTestBackend(dialect)
-      auth = providerAuth({}, { database: backend.factory })
-      const migration = await runMigrations(auth)
-      expect(migration.applied).toBe(true)
-    })
-    afterAll(async () => {
-      await auth?.close()
-      await backend?.drop()
-    })
-
-    function ready(): ProviderAuth {
-      if (!auth) throw new Error('backend not ready')
-      return auth
-    }
+    const ready = useProviderBackend(dialect, (migration) => expect(migration.applied).toBe(true))
 
     it('migrations create every table and a second run has nothing to do', async () => {
       const auth = ready()

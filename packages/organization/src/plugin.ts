@@ -8,6 +8,7 @@
  */
 import { definePlugin, type DatabaseHooks, type ModelHooks, type Store } from '@gatehouse/core'
 import type { Statements } from './access/access-control.js'
+import { invitationCleanup } from './cleanup.js'
 import { OrganizationErrors } from './errors.js'
 import { resolveOptions, type OrganizationOptions } from './options.js'
 import { organizationEndpoints } from './routes/index.js'
@@ -32,6 +33,7 @@ export function organization(options: OrganizationOptions = {}) {
     endpoints: organizationEndpoints(resolved),
     errors: OrganizationErrors,
     databaseHooks: hooks as DatabaseHooks,
+    cleanup: invitationCleanup,
     /**
      * The permission check of this plugin's roles (run-time roles included),
      * for other plugins that guard organization data: billing's organization routes.

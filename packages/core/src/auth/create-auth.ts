@@ -63,8 +63,13 @@ export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
   readonly $context: Promise<HandlerRuntime['context']>
   /** The pipeline without web Request/Response objects, for server glue (`toNodeHandler(auth)`). */
   readonly [handleIncomingKey]: (incoming: Incoming) => Promise<Outgoing>
-  /** Closes connections the database adapter opened itself; a later call opens them again. */
-  close(): Promise<void>
+  /**
+   * Closes connections the database adapter opened itself, once the requests
+   * and `api` calls in flight have finished (or `timeoutMs`, default 10 000,
+   * has passed); a later call opens them again. A secondary storage is the
+   * application's to close (docs/core.md#shutting-down).
+   */
+  close(options?: { readonly timeoutMs?: number }): Promise<void>
 }
 
 /**
@@ -84,24 +89,70 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
 
   let runtime: Promise<HandlerRuntime> | undefined
   const ready = () => (runtime ??= initialize(config, router))
+  const inFlight = createInFlight()
 
   return {
-    handler: async (request) => handleRequest(await ready(), request),
-    [handleIncomingKey]: async (incoming) => handleIncoming(await ready(), incoming),
-    api: createApi(endpoints, ready) as Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>,
+    handler: (request) => inFlight.track(async () => handleRequest(await ready(), request)),
+    [handleIncomingKey]: (incoming) => inFlight.track(async () => handleIncoming(await ready(), incoming)),
+    api: trackApi(createApi(endpoints, ready), inFlight) as Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>,
     options,
     get $context() {
       return ready().then((resolved) => resolved.context)
     },
-    async close() {
+    async close(closeOptions = {}) {
       if (!runtime) return
       const closing = runtime
       // The next use opens the database again, through the same factory.
       runtime = undefined
+      // A pool ended under a request would turn its last queries into errors (a sign-up half written is rolled back, but still lost).
+      await inFlight.drained(closeOptions.timeoutMs ?? 10_000)
       const { context } = await closing
       await context.adapter.close?.()
     },
   }
+}
+
+interface InFlight {
+  track<T>(run: () => Promise<T>): Promise<T>
+  /** Resolves when nothing is in flight, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void>
+}
+
+function createInFlight(): InFlight {
+  let count = 0
+  let waiters: Array<() => void> = []
+  return {
+    async track(run) {
+      count += 1
+      try {
+        return await run()
+      } finally {
+        count -= 1
+        if (count === 0) for (const wake of waiters.splice(0)) wake()
+      }
+    },
+    async drained(timeoutMs) {
+      if (count === 0) return
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer)
+          waiters = waiters.filter((wake) => wake !== done)
+          resolve()
+        }
+        const timer = setTimeout(done, timeoutMs)
+        waiters.push(done)
+      })
+    },
+  }
+}
+
+/** The same api, each call counted in flight. */
+function trackApi<A extends object>(api: A, inFlight: InFlight): A {
+  const methods = api as Record<string, (...args: never[]) => Promise<unknown>>
+  for (const [name, method] of Object.entries(methods)) {
+    methods[name] = (...args: never[]) => inFlight.track(() => method(...args))
+  }
+  return api
 }
 
 function mergeEndpoints(core: EndpointMap, plugins: readonly GatehousePlugin[]): EndpointMap {

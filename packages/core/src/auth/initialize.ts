@@ -13,6 +13,7 @@ import { createCachePayloadMemo } from '../session/cache-payload.js'
 import type { HandlerRuntime } from '../endpoint/handler.js'
 import type { Router } from '../endpoint/router.js'
 import { createRateLimiter } from '../rate-limit/rate-limiter.js'
+import { resilientStorage } from '../storage/resilient.js'
 import type { ResolvedConfig } from './config.js'
 
 export async function initialize(config: ResolvedConfig, router: Router): Promise<HandlerRuntime> {
@@ -39,7 +40,8 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     schema,
     adapter,
     db,
-    secondaryStorage: options.secondaryStorage,
+    // Sessions treat the store as a cache: its faults fall back to the database (docs/secondary-storage.md#when-redis-is-down).
+    secondaryStorage: options.secondaryStorage ? resilientStorage(options.secondaryStorage, { logger }) : undefined,
     clock: config.clock,
     random: config.random,
     secrets: config.secrets,
@@ -58,6 +60,7 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     secondaryStorage: options.secondaryStorage,
     clock: config.clock,
     pluginRules: plugins.flatMap((plugin) => plugin.rateLimit ?? []),
+    logger,
   })
   for (const plugin of plugins) await plugin.init?.(context)
   return { context, router, cookieConfig: config.cookieConfig, rateLimiter }

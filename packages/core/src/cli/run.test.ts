@@ -65,4 +65,28 @@ describe('gatehouse CLI', () => {
     expect(columns.map((column) => column.name)).toContain('plan')
     raw.close()
   })
+
+  it('cleanup deletes expired rows in batches, keeps live ones, and prints the counts', async () => {
+    const raw = new Database(db)
+    const now = Date.now()
+    raw.prepare('insert into "user" (id, name, email, "emailVerified", "createdAt", "updatedAt") values (?, ?, ?, 0, ?, ?)').run(
+      'u1', 'Ada', 'ada@example.com', new Date(now).toISOString(), new Date(now).toISOString(),
+    )
+    const session = raw.prepare('insert into session (id, "userId", token, "expiresAt", "createdAt", "updatedAt") values (?, ?, ?, ?, ?, ?)')
+    for (const [id, offset] of [['old-1', -60_000], ['old-2', -120_000], ['old-3', -180_000], ['live', 3_600_000]] as const) {
+      session.run(id, 'u1', `token-${id}`, new Date(now + offset).toISOString(), new Date(now).toISOString(), new Date(now).toISOString())
+    }
+    raw.prepare('insert into "rateLimit" (id, key, count, "lastRequest") values (?, ?, 1, ?)').run('r1', '203.0.113.1|/sign-in/email', now - 3_600_000)
+
+    const run = capture(dir)
+    expect(await runCli(['cleanup', '--config', fixture, '--batch-size', '2'], run.sink)).toBe(0)
+    expect(run.io.out).toBe('session: 3 deleted\nverification: 0 deleted\nrateLimit: 1 deleted\n')
+    const left = raw.prepare('select id from session order by id').all() as Array<{ id: string }>
+    expect(left.map((row) => row.id)).toEqual(['live'])
+    raw.close()
+
+    const refused = capture(dir)
+    expect(await runCli(['cleanup', '--config', fixture, '--batch-size', 'many'], refused.sink)).toBe(2)
+    expect(refused.io.err).toContain('--batch-size must be a positive integer')
+  })
 })

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AuthContext } from '../endpoint/context.js'
+import { runCleanup } from '../cleanup/run-cleanup.js'
 import { generateMigrations, runMigrations } from '../migrations/run-migrations.js'
 
 const usage = `Usage: gatehouse <command> [--config <file>]
@@ -16,11 +17,13 @@ const usage = `Usage: gatehouse <command> [--config <file>]
 Commands:
   migrate    create or update the tables, columns and indexes of the schema
   generate   print the SQL that migrate would run, without running it
+  cleanup    delete expired sessions, verification values, rate-limit counters and plugin rows
 
 Options:
-  --config <file>   module exporting the createAuth() result as \`auth\` or default
-                    (default: the first of gatehouse.config.{js,mjs,cjs,ts}, src/auth.{js,mjs,ts}, auth.{js,mjs,ts})
-  --output <file>   generate: write the SQL to a file instead of standard output
+  --config <file>      module exporting the createAuth() result as \`auth\` or default
+                       (default: the first of gatehouse.config.{js,mjs,cjs,ts}, src/auth.{js,mjs,ts}, auth.{js,mjs,ts})
+  --output <file>      generate: write the SQL to a file instead of standard output
+  --batch-size <rows>  cleanup: rows deleted per statement (default 500)
 `
 
 const candidates = [
@@ -50,7 +53,7 @@ export async function runCli(
   },
 ): Promise<number> {
   const [command, ...rest] = argv
-  if (command !== 'migrate' && command !== 'generate') {
+  if (command !== 'migrate' && command !== 'generate' && command !== 'cleanup') {
     io.err(usage)
     return command === undefined || command === '--help' || command === 'help' ? 0 : 2
   }
@@ -74,6 +77,16 @@ export async function runCli(
       }
       return 0
     }
+    if (command === 'cleanup') {
+      const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize)
+      if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) {
+        io.err('--batch-size must be a positive integer\n')
+        return 2
+      }
+      const { deleted } = await runCleanup(await auth.$context, { batchSize })
+      for (const [model, count] of Object.entries(deleted)) io.out(`${model}: ${count} deleted\n`)
+      return 0
+    }
     const { statements } = await runMigrations(auth)
     io.out(statements.length === 0 ? 'The database is up to date.\n' : `Applied ${statements.length} statement(s).\n`)
     return 0
@@ -82,8 +95,14 @@ export async function runCli(
   }
 }
 
-function parseFlags(args: readonly string[]): { config?: string; output?: string } {
-  const flags: { config?: string; output?: string } = {}
+interface Flags {
+  config?: string
+  output?: string
+  batchSize?: string
+}
+
+function parseFlags(args: readonly string[]): Flags {
+  const flags: Flags = {}
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]
     const value = args[index + 1]
@@ -93,7 +112,11 @@ function parseFlags(args: readonly string[]): { config?: string; output?: string
     } else if (arg === '--output' && value) {
       flags.output = value
       index++
-    } else if (arg?.startsWith('--config=')) flags.config = arg.slice('--config='.length)
+    } else if (arg === '--batch-size' && value) {
+      flags.batchSize = value
+      index++
+    } else if (arg?.startsWith('--batch-size=')) flags.batchSize = arg.slice('--batch-size='.length)
+    else if (arg?.startsWith('--config=')) flags.config = arg.slice('--config='.length)
     else if (arg?.startsWith('--output=')) flags.output = arg.slice('--output='.length)
   }
   return flags

@@ -72,6 +72,10 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
       const key = rateLimitKey(lookup, incoming.peerAddress)
       if (lookup.kind !== 'found') warnNoClientIp(runtime, key !== null)
       const verdict = key === null ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: key })
+      if (!verdict.allowed && verdict.unavailable) {
+        // The counter store is down and this path fails closed (docs/rate-limits.md#when-the-store-is-down).
+        throw new AuthError(CoreErrors.SERVICE_UNAVAILABLE, { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } })
+      }
       if (!verdict.allowed) {
         throw new AuthError(CoreErrors.TOO_MANY_REQUESTS, {
           headers: { 'x-retry-after': String(verdict.retryAfterSeconds) },
@@ -105,11 +109,12 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
 /**
  * Endpoints with `metadata.cors` read no cookie, so any origin may call them
  * without credentials (docs/endpoints.md#cross-origin-calls). WWW-Authenticate
- * is exposed for bearer challenges, X-Retry-After for the rate limit.
+ * is exposed for bearer challenges, Retry-After for the 503 of a transient
+ * fault (docs/core.md#transient-faults), X-Retry-After for the rate limit.
  */
 const CORS_HEADERS = [
   ['access-control-allow-origin', '*'],
-  ['access-control-expose-headers', 'WWW-Authenticate, X-Retry-After'],
+  ['access-control-expose-headers', 'WWW-Authenticate, Retry-After, X-Retry-After'],
 ] as const
 
 /** Seconds a browser may keep a preflight answer. */

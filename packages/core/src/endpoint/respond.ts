@@ -2,7 +2,8 @@
  * @module
  * Turns what a handler returned, or threw, into the response to send: data
  * becomes JSON, a returned Response passes through, an `AuthError` becomes
- * `{ code, message }` with its catalogue status. Unexpected errors are
+ * `{ code, message }` with its catalogue status. A transient database or
+ * storage fault becomes 503 with `Retry-After`. Unexpected errors are
  * logged by name and message only and answered with a bare 500, so no
  * stack, query or secret leaves the server. The result is a plain
  * `Outgoing`; the web handler wraps it in a `Response`, the node:http glue
@@ -10,6 +11,7 @@
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import { transientFault } from '../db/transient.js'
 import { toJsonText } from './json-text.js'
 import type { Logger } from './logger.js'
 
@@ -22,8 +24,21 @@ export interface Outgoing {
 
 const JSON_TYPE = ['content-type', 'application/json'] as const
 
+/**
+ * Whether a handler returned a web Response. Plain data (null, primitives,
+ * arrays, object literals) is answered without reading the global
+ * `Response`: on Node its first read loads the fetch implementation, about
+ * 20 ms that would otherwise land on a server's first request.
+ */
+function isResponse(returned: unknown): returned is Response {
+  if (typeof returned !== 'object' || returned === null || Array.isArray(returned)) return false
+  const prototype: unknown = Object.getPrototypeOf(returned)
+  if (prototype === Object.prototype || prototype === null) return false
+  return returned instanceof Response
+}
+
 export function toOutgoing(returned: unknown, cookies: readonly string[], extra: Headers): Outgoing {
-  if (returned instanceof Response) {
+  if (isResponse(returned)) {
     const headers: Array<readonly [string, string]> = []
     for (const pair of returned.headers) headers.push(pair)
     return { status: returned.status, headers: withExtra(headers, cookies, extra), body: returned.body }
@@ -54,6 +69,18 @@ export function errorResponse(error: unknown, cookies: readonly string[], extra:
 
 export function toAuthError(error: unknown, logger: Logger): AuthError {
   if (error instanceof AuthError) return error
+  const fault = transientFault(error)
+  if (fault) {
+    // Retryable, not a bug (docs/core.md#transient-faults): 503 with Retry-After (RFC 9110 §15.6.4), no stack.
+    logger.warn('database or storage temporarily unavailable: answered 503', {
+      kind: fault.kind,
+      message: error instanceof Error ? error.message : undefined,
+    })
+    return new AuthError(CoreErrors.SERVICE_UNAVAILABLE, {
+      headers: { 'Retry-After': String(fault.retryAfterSeconds) },
+      cause: error,
+    })
+  }
   logger.error('unhandled error in endpoint', {
     name: error instanceof Error ? error.name : typeof error,
     message: error instanceof Error ? error.message : undefined,

@@ -16,6 +16,8 @@ export const CoreErrors = defineErrors({
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests. Please try again later.' },
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Internal server error' },
+  // A database or secondary-storage fault that says nothing about the request: retry after `Retry-After` (docs/core.md#transient-faults).
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable. Please try again shortly.' },
   SERVER_ONLY: { status: 404, message: 'Not found' },
 
   // Origin and redirect targets (docs/security.md#trusted-origins-securityoriginsts)

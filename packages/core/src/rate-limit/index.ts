@@ -5,7 +5,7 @@
  */
 export { createRateLimiter } from './rate-limiter.js'
 export type { RateLimiter, RateLimiterConfig, RateLimitResult } from './rate-limiter.js'
-export { builtInRules, DEFAULT_MAX_REQUESTS, DEFAULT_WINDOW_SECONDS, matchesPattern, resolveRule } from './rules.js'
+export { builtInRules, credentialPaths, DEFAULT_MAX_REQUESTS, DEFAULT_WINDOW_SECONDS, failsClosed, longestWindow, matchesPattern, resolveRule } from './rules.js'
 export type { PluginRateLimitRule, RateLimitOptions, RateLimitRule, RateLimitStorageKind } from './rules.js'
 export { databaseRateLimitStore } from './storage-database.js'
 export { memoryRateLimitStore } from './storage-memory.js'

@@ -10,8 +10,10 @@
 import type { Clock } from '../crypto/clock.js'
 import type { Adapter } from '../db/adapter.js'
 import type { SecondaryStorage } from '../storage/types.js'
+import type { Logger } from '../endpoint/logger.js'
 import {
   assertValidRule,
+  failsClosed,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_WINDOW_SECONDS,
   resolveRule,
@@ -22,7 +24,11 @@ import {
 import { databaseRateLimitStore } from './storage-database.js'
 import { memoryRateLimitStore } from './storage-memory.js'
 import { secondaryRateLimitStore } from './storage-secondary.js'
-import type { RateLimitStore } from './store.js'
+import type { RateLimitDecision, RateLimitStore } from './store.js'
+
+/** A store outage usually lasts longer than a rate-limit window's rounding: ask for a few seconds. */
+const STORE_DOWN_RETRY_SECONDS = 3
+const WARN_INTERVAL_MS = 10_000
 
 export interface RateLimiterConfig {
   options?: RateLimitOptions
@@ -33,9 +39,18 @@ export interface RateLimiterConfig {
   clock: Clock
   /** Rules the installed plugins declare for their endpoints. */
   pluginRules?: readonly PluginRateLimitRule[]
+  /** Told when the counter store fails, at most once per 10 s. */
+  logger?: Logger
 }
 
-export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+/**
+ * `unavailable`: the counter store could not be reached and the path fails
+ * closed (docs/rate-limits.md#when-the-store-is-down); the HTTP layer answers 503.
+ */
+export type RateLimitResult =
+  | { allowed: true }
+  | { allowed: false; retryAfterSeconds: number; unavailable?: undefined }
+  | { allowed: false; retryAfterSeconds: number; unavailable: true }
 
 export interface RateLimiter {
   /**
@@ -72,12 +87,28 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   for (const rule of pluginRules) assertValidRule(rule, 'a plugin rule')
 
   const store = createStore(options.storage ?? (config.secondaryStorage ? 'secondary-storage' : 'memory'), config)
+  let lastWarning = Number.NEGATIVE_INFINITY
+  const warnStoreDown = (error: unknown, closed: boolean): void => {
+    if (performance.now() - lastWarning < WARN_INTERVAL_MS) return
+    lastWarning = performance.now()
+    config.logger?.warn('rate limit store unavailable: credential paths answer 503, others go through uncounted', {
+      policy: closed ? 'fail-closed' : 'fail-open',
+      message: error instanceof Error ? error.message : String(error),
+    })
+  }
 
   return {
     async check({ path, ip }) {
       const rule = resolveRule(path, options, pluginRules)
       if (rule === null) return { allowed: true }
-      const decision = await store.hit(`${ip}|${path}`, rule, config.clock.now())
+      let decision: RateLimitDecision
+      try {
+        decision = await store.hit(`${ip}|${path}`, rule, config.clock.now())
+      } catch (error) {
+        const closed = failsClosed(path, options, pluginRules)
+        warnStoreDown(error, closed)
+        return closed ? { allowed: false, retryAfterSeconds: STORE_DOWN_RETRY_SECONDS, unavailable: true } : { allowed: true }
+      }
       return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: decision.retryAfterSeconds }
     },
   }

@@ -12,6 +12,12 @@ export interface RateLimitRule {
   readonly window: number
   /** Requests allowed per window and per client. */
   readonly max: number
+  /**
+   * What happens while the counter store is unreachable (docs/rate-limits.md#when-the-store-is-down):
+   * true refuses the request with 503, false lets it through uncounted.
+   * Default: true for the credential paths (`credentialPaths`), false elsewhere.
+   */
+  readonly failClosed?: boolean
 }
 
 export type RateLimitStorageKind = 'memory' | 'database' | 'secondary-storage'
@@ -51,6 +57,60 @@ export const builtInRules: Readonly<Record<string, RateLimitRule>> = {
   '/reset-password': STRICT,
   '/change-password': STRICT,
   '/send-verification-email': STRICT,
+}
+
+/**
+ * Paths where a guess or a mail costs the victim: sign-in and sign-up, password
+ * reset, email verification, second factors. While the counter store is down
+ * these fail closed (503), since an unlimited window is what a password
+ * guesser waits for; every other path fails open (docs/rate-limits.md#when-the-store-is-down).
+ */
+export const credentialPaths: readonly string[] = [
+  '/sign-in/*',
+  '/sign-up/*',
+  '/request-password-reset',
+  '/forget-password',
+  '/reset-password',
+  '/reset-password/*',
+  '/change-password',
+  '/send-verification-email',
+  '/verify-email',
+  '/two-factor/*',
+  '/passkey/*',
+  '/magic-link/*',
+  '/email-otp/*',
+  '/oauth2/token',
+]
+
+/**
+ * Whether `path` is refused while the counter store is down: the `failClosed`
+ * of the rule that applies (custom, then plugin), else whether it is a credential path.
+ *
+ * @example
+ * failsClosed('/sign-in/email', {}, [])   // true
+ * failsClosed('/get-session', {}, [])     // false
+ */
+export function failsClosed(path: string, options: RateLimitOptions, pluginRules: readonly PluginRateLimitRule[] = []): boolean {
+  const custom = options.customRules ?? {}
+  const chosen = (Object.hasOwn(custom, path) ? custom[path] : undefined) ?? matchWildcard(path, custom)
+  if (chosen && chosen.failClosed !== undefined) return chosen.failClosed
+  const plugin = pluginRules.find((rule) => rule.pathMatcher(path))
+  if (plugin?.failClosed !== undefined) return plugin.failClosed
+  return credentialPaths.some((pattern) => matchesPattern(pattern, path))
+}
+
+/**
+ * The longest window any rule uses: a counter untouched for that long has
+ * expired under every rule, which is what cleanup relies on (docs/core.md#cleanup).
+ */
+export function longestWindow(options: RateLimitOptions, pluginRules: readonly PluginRateLimitRule[] = []): number {
+  const windows = [
+    options.window ?? DEFAULT_WINDOW_SECONDS,
+    ...Object.values(options.customRules ?? {}).flatMap((rule) => (rule === false ? [] : [rule.window])),
+    ...pluginRules.map((rule) => rule.window),
+    ...Object.values(builtInRules).map((rule) => rule.window),
+  ]
+  return Math.max(...windows)
 }
 
 /**

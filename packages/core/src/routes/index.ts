@@ -3,6 +3,7 @@
  * Core's endpoint map: the name is the `auth.api` method, the endpoint's
  * path the wire route.
  */
+import { cleanup } from '../cleanup/cleanup-endpoint.js'
 import { getSession } from './session/get-session.js'
 import { listSessions } from './session/list-sessions.js'
 import { revokeSession } from './session/revoke-session.js'
@@ -65,6 +66,7 @@ export const coreEndpoints = {
   getAccessToken,
   refreshToken,
   accountInfo,
+  cleanup,
 } as const
 
 export type CoreEndpoints = typeof coreEndpoints

@@ -43,6 +43,12 @@ export async function createSession(
     expiresIn?: number
     /** Plugin fields of the session row (`impersonatedBy`). */
     fields?: Row
+    /**
+     * false when `db` is a transaction that has not committed yet: the caller
+     * mirrors with `mirrorSession` after the commit, so secondary storage
+     * never holds a session that a rollback took back.
+     */
+    mirror?: boolean
   } = {},
 ): Promise<CreatedSession> {
   const token = generateToken(ctx.random, SESSION_TOKEN_LENGTH)
@@ -60,7 +66,7 @@ export async function createSession(
     },
   })
   const result = { session: publicRow(ctx.schema, 'session', session), user: publicRow(ctx.schema, 'user', user) }
-  await mirror(ctx, result)
+  if (details.mirror !== false) await mirror(ctx, result)
   return { ...result, token }
 }
 
@@ -133,6 +139,15 @@ export async function refreshUserInStorage(ctx: Ctx, user: User): Promise<void> 
   if (!ctx.secondaryStorage) return
   const sessions = await userSessions(ctx, user.id)
   await Promise.all(sessions.map((session) => mirror(ctx, { session, user: publicRow(ctx.schema, 'user', user as User & Row) })))
+}
+
+/**
+ * Copies a session created with `mirror: false` to secondary storage, once its
+ * transaction has committed. Only the session and user are copied: a
+ * `CreatedSession`'s raw token never reaches the store.
+ */
+export function mirrorSession(ctx: Ctx, value: SessionWithUser): Promise<void> {
+  return mirror(ctx, { session: value.session, user: value.user })
 }
 
 /** Secondary storage keeps each entry for the session's remaining lifetime, so it never outlives the row. */

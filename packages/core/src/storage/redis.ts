@@ -7,8 +7,16 @@
  * interleaving other commands, so INCR and the expiry check cannot be split
  * by a concurrent request. That is what lets 50 parallel sign-in attempts
  * against a limit of 3 see the counter values 1..50 exactly once each.
+ *
+ * Faults are bounded (docs/secondary-storage.md#when-redis-is-down): while
+ * the connection is down every command fails at once with
+ * `StorageUnavailableError`, a command that gets no answer fails after
+ * `commandTimeout`, and a connection the storage opened reconnects by itself
+ * with a capped back-off, so nothing waits on Redis for long and service
+ * comes back when Redis does.
  */
-import { Redis } from 'ioredis'
+import { Redis, ReplyError } from 'ioredis'
+import { StorageUnavailableError } from './errors.js'
 import type { SecondaryStorage } from './types.js'
 
 export interface RedisStorageOptions {
@@ -18,6 +26,8 @@ export interface RedisStorageOptions {
   url?: string
   /** Prepended to every key, to share one Redis database between applications or test files. Default ''. */
   keyPrefix?: string
+  /** Milliseconds a command may wait for its answer before it fails as unavailable. Default 1000. */
+  commandTimeout?: number
 }
 
 export interface RedisStorage extends SecondaryStorage {
@@ -54,36 +64,27 @@ return { value, pttl }
  */
 export function redisStorage(options: RedisStorageOptions = {}): RedisStorage {
   const owned = options.client === undefined
-  const client = options.client ?? (options.url === undefined ? new Redis() : new Redis(options.url))
+  const timeout = options.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS
+  const connection = ownedConnectionOptions(timeout)
+  const client = options.client ?? (options.url === undefined ? new Redis(connection) : new Redis(options.url, connection))
+  // Connection errors surface through the commands that fail; unlistened, ioredis prints each retry to stderr.
+  if (owned) client.on('error', ignore)
   const prefix = options.keyPrefix ?? ''
   const k = (key: string): string => prefix + key
+  const command = <T>(run: () => Promise<T>): Promise<T> => bounded(client, timeout, run)
 
   return {
     async get(key) {
-      return client.get(k(key))
+      return command(() => client.get(k(key)))
     },
 
     async set(key, value, ttlSeconds) {
-      if (ttlSeconds === undefined) {
-        await client.set(k(key), value)
-        return
-      }
       if (Number.isNaN(ttlSeconds)) throw new RangeError('set: ttlSeconds must be a number')
-      if (ttlSeconds <= 0) {
-        // Redis refuses a non-positive expiry; a lifetime already over means the value must be gone.
-        await client.del(k(key))
-        return
-      }
-      if (ttlSeconds === Number.POSITIVE_INFINITY) {
-        await client.set(k(key), value)
-        return
-      }
-      // PX keeps fractional lifetimes (a session's remaining seconds) exact to the millisecond.
-      await client.set(k(key), value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)))
+      await command(() => write(key, value, ttlSeconds))
     },
 
     async delete(key) {
-      await client.del(k(key))
+      await command(() => client.del(k(key)))
     },
 
     async increment(key, ttlSeconds) {
@@ -91,14 +92,82 @@ export function redisStorage(options: RedisStorageOptions = {}): RedisStorage {
         throw new RangeError('increment: ttlSeconds must be a positive finite number')
       }
       const windowMs = Math.max(1, Math.round(ttlSeconds * 1000))
-      const reply = await client.eval(INCREMENT_SCRIPT, 1, k(key), windowMs)
+      const reply = await command(() => client.eval(INCREMENT_SCRIPT, 1, k(key), windowMs))
       const [value, pttl] = parseIncrementReply(reply)
       return { value, ttlSeconds: Math.max(1, Math.ceil(pttl / 1000)) }
     },
 
     async close() {
-      if (owned) await client.quit()
+      if (!owned) return
+      // QUIT needs a live connection; without one it would wait for a reconnect that close() must not await.
+      if (client.status === 'ready') {
+        await bounded(client, timeout, () => client.quit()).catch(() => client.disconnect())
+      } else {
+        client.disconnect()
+      }
     },
+  }
+
+  async function write(key: string, value: string, ttlSeconds: number | undefined): Promise<void> {
+    if (ttlSeconds === undefined) {
+      await client.set(k(key), value)
+      return
+    }
+    if (ttlSeconds <= 0) {
+      // Redis refuses a non-positive expiry; a lifetime already over means the value must be gone.
+      await client.del(k(key))
+      return
+    }
+    if (ttlSeconds === Number.POSITIVE_INFINITY) {
+      await client.set(k(key), value)
+      return
+    }
+    // PX keeps fractional lifetimes (a session's remaining seconds) exact to the millisecond.
+    await client.set(k(key), value, 'PX', Math.max(1, Math.round(ttlSeconds * 1000)))
+  }
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 1000
+
+function ignore(): void {}
+
+/**
+ * For a connection the storage opens: reconnect forever with a back-off
+ * capped at 2 s, give up on a command after one reconnection attempt, and
+ * time out unanswered commands, so a request never hangs on Redis.
+ */
+function ownedConnectionOptions(commandTimeout: number) {
+  return {
+    commandTimeout,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt: number) => Math.min(50 * 2 ** attempt, 2000),
+  }
+}
+
+/** The connection is down and being re-established: fail now instead of queueing behind the reconnect. */
+const DOWN: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end'])
+
+/**
+ * Runs one command with the storage's fault rules: refused at once while the
+ * connection is down, failed after `timeout` ms without an answer (also for a
+ * caller's client, which may have no `commandTimeout`), and every fault
+ * other than a Redis reply error (WRONGTYPE, a script error) reported as
+ * `StorageUnavailableError`.
+ */
+async function bounded<T>(client: Redis, timeout: number, run: () => Promise<T>): Promise<T> {
+  if (DOWN.has(client.status)) throw new StorageUnavailableError(`Redis is unavailable (connection ${client.status})`)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StorageUnavailableError(`Redis did not answer within ${timeout} ms`)), timeout)
+  })
+  try {
+    return await Promise.race([run(), expired])
+  } catch (error) {
+    if (error instanceof ReplyError || error instanceof StorageUnavailableError) throw error
+    throw new StorageUnavailableError(`Redis is unavailable: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -10,6 +10,7 @@
  * `endpoint/define-endpoint.ts`) re-export them from here.
  */
 import type { PasswordService } from '../accounts/passwords.js'
+import type { CleanupTarget } from '../cleanup/types.js'
 import type { Clock } from '../crypto/clock.js'
 import type { Secrets } from '../crypto/keys.js'
 import type { Random } from '../crypto/random.js'
@@ -22,7 +23,7 @@ import type { ErrorCatalogue } from '../errors/catalogue.js'
 import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.js'
 import type { CachePayloadMemo } from '../session/cache-payload.js'
 import type { SessionOptions } from '../session/session-options.js'
-import type { SessionWithUser } from '../session/types.js'
+import type { SessionWithUser, User } from '../session/types.js'
 import type { ConfiguredProvider, SocialProvidersOptions } from '../social/types.js'
 import type { SecondaryStorage } from '../storage/types.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
@@ -92,11 +93,33 @@ export interface GatehousePlugin {
   readonly errors?: ErrorCatalogue
   readonly init?: (ctx: AuthContext) => Promise<void> | void
   /**
+   * The plugin's expired rows, for `auth.api.cleanup()` (docs/core.md#cleanup):
+   * which model, which date field, and the cut-off. Core deletes them in batches.
+   */
+  readonly cleanup?: (ctx: AuthContext, now: Date) => readonly CleanupTarget[] | Promise<readonly CleanupTarget[]>
+  /**
    * Fields added to the get-session answer, next to `session` and `user`
    * (docs/custom-session.md). At most one plugin may set it.
    */
   readonly customizeSession?: (data: SessionWithUser, ctx: EndpointContext) => Promise<SessionExtra> | SessionExtra
+  /**
+   * Runs on POST /sign-in/email once the password is right, before any session
+   * row, session cookie or cookie-cache entry exists. An object returned
+   * answers the sign-in instead (JSON, 200) and no session is created: the
+   * hook of a second factor (docs/two-factor.md#signing-in), which creates the
+   * session itself once the second step succeeds. The first plugin to answer wins.
+   */
+  readonly signInChallenge?: (ctx: EndpointContext, attempt: SignInAttempt) => Promise<SignInChallenge | void> | SignInChallenge | void
 }
+
+/** A password sign-in that passed its first factor: who, and whether they asked to be remembered. */
+export interface SignInAttempt {
+  readonly user: User
+  readonly rememberMe: boolean
+}
+
+/** What a `signInChallenge` answers the sign-in with: JSON, e.g. `{ twoFactorRedirect: true }`. */
+export type SignInChallenge = Readonly<Record<string, unknown>>
 
 /**
  * The fields a plugin adds to the get-session answer: JSON values, under names

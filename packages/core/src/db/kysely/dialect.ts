@@ -13,11 +13,6 @@ export function supportsReturning(dialect: SqlDialect): boolean {
   return dialect !== 'mysql'
 }
 
-/** MySQL commits implicitly around every DDL statement, so a migration cannot be one transaction there. */
-export function supportsTransactionalDdl(dialect: SqlDialect): boolean {
-  return dialect !== 'mysql'
-}
-
 /** The implicit primary key every model has (schema.ts). */
 export const idField: FieldDefinition = { type: 'string' }
 

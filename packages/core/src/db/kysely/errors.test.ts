@@ -100,3 +100,34 @@ describe('toDatabaseError for deadlocks and transient failures', () => {
     expect(toDatabaseError(driverError({ code: 'ECONNRESET' }), 'postgres')).toMatchObject({ code: 'TRANSIENT', message: 'Database temporarily unavailable: driver message' })
   })
 })
+
+describe('transientCode for faults that carry no code', () => {
+  it('reads node-postgres connection messages', () => {
+    for (const message of [
+      'Connection terminated unexpectedly',
+      'Connection terminated',
+      'Connection terminated due to connection timeout',
+      'Client has encountered a connection error and is not queryable',
+      'timeout exceeded when trying to connect',
+    ]) {
+      expect(transientCode(new Error(message), 'postgres')).toBe('TRANSIENT')
+    }
+    expect(transientCode(new Error('relation "user" does not exist'), 'postgres')).toBeUndefined()
+  })
+
+  it('reads mysql2 connection-level faults', () => {
+    expect(transientCode(new Error("Can't add new command when connection is in closed state"), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ code: 'ER_SERVER_SHUTDOWN', errno: 1053 }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ code: 'ER_CONNECTION_KILLED', errno: 1927 }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ errno: 2013 }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ code: 'SOMETHING_NEW', fatal: true }), 'mysql')).toBe('TRANSIENT')
+    expect(transientCode(driverError({ code: 'ER_PARSE_ERROR', errno: 1064, fatal: false }), 'mysql')).toBeUndefined()
+  })
+
+  it('reads an AggregateError whose every attempt was refused (a host name with several addresses)', () => {
+    const refused = new AggregateError([driverError({ code: 'ECONNREFUSED' }), driverError({ code: 'ECONNREFUSED' })], '')
+    expect(transientCode(refused, 'postgres')).toBe('TRANSIENT')
+    const mixed = new AggregateError([driverError({ code: 'ECONNREFUSED' }), new Error('bad')], '')
+    expect(transientCode(mixed, 'postgres')).toBeUndefined()
+  })
+})

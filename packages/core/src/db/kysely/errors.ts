@@ -80,6 +80,9 @@ const mysqlTransientCodes: Readonly<Record<number, DatabaseErrorCode>> = {
   1040: 'TRANSIENT', // ER_CON_COUNT_ERROR: too many connections
   1053: 'TRANSIENT', // ER_SERVER_SHUTDOWN
   1927: 'TRANSIENT', // ER_CONNECTION_KILLED (MariaDB)
+  1317: 'TRANSIENT', // ER_QUERY_INTERRUPTED: KILL QUERY, or a shutdown interrupting the statement
+  2006: 'TRANSIENT', // CR_SERVER_GONE_ERROR
+  2013: 'TRANSIENT', // CR_SERVER_LOST
 }
 
 // better-sqlite3: another process held the database past busy_timeout; a stale WAL snapshot must restart.
@@ -102,7 +105,31 @@ const connectionCodes: ReadonlySet<string> = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
   'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
 ])
+
+/**
+ * Errors that carry no code: node-postgres reports a socket closed under a
+ * query, a client that died earlier, and a pool checkout that timed out only
+ * by message; mysql2 refuses commands on a connection it already saw close.
+ * These texts are the drivers' own, stable across their releases.
+ */
+const connectionMessages =
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Can't add new command when connection is in closed state)$/
+
+/** A connection-level fault, whichever driver reports it (see `connectionCodes`, `connectionMessages`). */
+function isConnectionFault(error: unknown, depth = 0): boolean {
+  if (depth > 3 || typeof error !== 'object' || error === null) return false
+  const code = property(error, 'code')
+  if (typeof code === 'string' && connectionCodes.has(code)) return true
+  const message = property(error, 'message')
+  if (typeof message === 'string' && connectionMessages.test(message)) return true
+  // Node's connect to a host name with several addresses fails with an AggregateError of each attempt.
+  const inner = property(error, 'errors')
+  return Array.isArray(inner) && inner.length > 0 && inner.every((each) => isConnectionFault(each, depth + 1))
+}
 
 /** The `DatabaseError` code for a driver error, or undefined when it is not a constraint violation. */
 export function constraintCode(error: unknown, dialect: SqlDialect): DatabaseErrorCode | undefined {
@@ -131,7 +158,7 @@ export function constraintCode(error: unknown, dialect: SqlDialect): DatabaseErr
  */
 export function transientCode(error: unknown, dialect: SqlDialect): DatabaseErrorCode | undefined {
   const code = property(error, 'code')
-  if (typeof code === 'string' && connectionCodes.has(code)) return 'TRANSIENT'
+  if (isConnectionFault(error)) return 'TRANSIENT'
   switch (dialect) {
     case 'sqlite':
       return typeof code === 'string' ? sqliteTransientCodes[code] : undefined
@@ -139,7 +166,9 @@ export function transientCode(error: unknown, dialect: SqlDialect): DatabaseErro
       return typeof code === 'string' ? postgresTransientCodes[code] : undefined
     case 'mysql': {
       const errno = property(error, 'errno')
-      return typeof errno === 'number' ? mysqlTransientCodes[errno] : undefined
+      if (typeof errno === 'number' && mysqlTransientCodes[errno]) return mysqlTransientCodes[errno]
+      // mysql2 marks an error that broke the connection itself as fatal; the pool drops that connection.
+      return property(error, 'fatal') === true ? 'TRANSIENT' : undefined
     }
   }
 }

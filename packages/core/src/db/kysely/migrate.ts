@@ -21,8 +21,9 @@ import { sql, type CompiledQuery, type CreateTableBuilder, type Kysely } from 'k
 import type { MigrationResult } from '../adapter.js'
 import { columnName, getModel, isRequired, tableName, type FieldDefinition, type ModelDefinition, type Schema } from '../schema.js'
 import { columnType, idColumnType, isKeyColumn, isMysqlTextColumn, mysqlTableOptions } from './column-types.js'
-import { supportsTransactionalDdl, type SqlDialect } from './dialect.js'
+import type { SqlDialect } from './dialect.js'
 import { introspect, type DatabaseState } from './introspect.js'
+import { withMigrationLock } from './migration-lock.js'
 import { objectName, planIndexes } from './plan-indexes.js'
 import { toColumnValue } from './values.js'
 
@@ -182,9 +183,10 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
 }
 
 /**
- * Plans and, unless `dryRun`, executes the migration: in one transaction on
- * PostgreSQL and SQLite, whose DDL is transactional; statement by statement
- * on MySQL, which commits around each DDL statement anyway.
+ * Plans and, unless `dryRun`, executes the migration under the migration
+ * lock (migration-lock.ts): in one transaction on PostgreSQL and SQLite,
+ * whose DDL is transactional; statement by statement on MySQL, which commits
+ * around each DDL statement anyway.
  *
  * @example
  * const { statements } = await migrateSchema(db, schema, 'postgres', { dryRun: true })
@@ -195,17 +197,14 @@ export async function migrateSchema<DB>(
   dialect: SqlDialect,
   options: { dryRun: boolean },
 ): Promise<MigrationResult> {
-  const statements = await planMigration(db, schema, dialect)
-  const sqlText = statements.map((statement) => statement.sql)
-  if (options.dryRun) return { statements: sqlText, applied: false }
-  if (statements.length > 0) {
-    if (supportsTransactionalDdl(dialect) && !db.isTransaction) {
-      await db.transaction().execute(async (trx) => {
-        for (const statement of statements) await trx.executeQuery(statement)
-      })
-    } else {
-      for (const statement of statements) await db.executeQuery(statement)
-    }
+  if (options.dryRun) {
+    const statements = await planMigration(db, schema, dialect)
+    return { statements: statements.map((statement) => statement.sql), applied: false }
   }
-  return { statements: sqlText, applied: true }
+  // Planned only once the lock is held: another process may have migrated while this one waited.
+  return withMigrationLock(db, dialect, async (locked) => {
+    const statements = await planMigration(locked, schema, dialect)
+    for (const statement of statements) await locked.executeQuery(statement)
+    return { statements: statements.map((statement) => statement.sql), applied: true }
+  })
 }

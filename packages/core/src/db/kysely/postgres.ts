@@ -18,6 +18,15 @@ export interface PostgresAdapterOptions {
 
 type Tables = Record<string, Record<string, unknown>>
 
+/**
+ * For a pool the adapter creates: a checkout waits at most this long for a
+ * connection (pg's default waits forever), so a database that does not
+ * answer yields a 503 instead of a request that never ends. Yours to override.
+ */
+const ownedPoolDefaults = { connectionTimeoutMillis: 10_000 } as const satisfies pg.PoolConfig
+
+function ignoreClientError(): void {}
+
 function isPool(source: string | pg.Pool | pg.PoolConfig): source is pg.Pool {
   return typeof source === 'object' && typeof Reflect.get(source, 'connect') === 'function'
 }
@@ -43,7 +52,13 @@ export function postgresAdapter(
   return ({ schema }) => {
     const source = connectionStringOrPoolOrConfig
     const owned = !isPool(source)
-    const pool = isPool(source) ? source : new pg.Pool(typeof source === 'string' ? { connectionString: source } : source)
+    const pool = isPool(source) ? source : new pg.Pool({ ...ownedPoolDefaults, ...(typeof source === 'string' ? { connectionString: source } : source) })
+    // A backend that ends (a restart, pg_terminate_backend) is reported as an 'error' event: on the pool for an
+    // idle client, on the client itself for one checked out between two statements of a transaction. Unlistened,
+    // Node treats either as uncaught and stops the process. The query in progress still fails (and answers 503),
+    // the dead client is not queryable, and the pool drops it on release (docs/adapters.md#transient-faults).
+    if (pool.listenerCount('error') === 0) pool.on('error', ignoreClientError)
+    pool.on('connect', (client) => client.on('error', ignoreClientError))
     const searchPath = options.schema
     const db = new Kysely<Tables>({
       dialect: new PostgresDialect({

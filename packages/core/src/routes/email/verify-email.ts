@@ -96,13 +96,20 @@ async function verify(ctx: EndpointContext, token: string, callbackURL: string |
   const updated = await ctx.db.update<User & Row>({
     model: 'user',
     // Still the address the token was issued for: a user who moved on since is not verified by an old link.
+    // Still unverified: of concurrent redemptions (several processes) one makes the transition and signs in.
     where: [
       { field: 'id', value: user.id },
       { field: 'email', value: user.email },
+      { field: 'emailVerified', value: false },
     ],
     update: { emailVerified: true },
   })
-  if (!updated) return { ok: false, error: 'user_not_found' }
+  if (!updated) {
+    // Another redemption verified it first: a success that changes nothing, as for an already verified user.
+    const current = await findUserByEmail(ctx.db, user.email)
+    if (current?.id === user.id && current.emailVerified) return { ok: true, user: current, changed: false, newlyVerified: false }
+    return { ok: false, error: 'user_not_found' }
+  }
   return { ok: true, user: updated, changed: true, newlyVerified: true }
 }
 

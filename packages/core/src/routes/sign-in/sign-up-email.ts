@@ -1,9 +1,12 @@
 /**
  * @module
- * POST /sign-up/email (docs/sessions.md#signing-up-in-and-out). The user and its
- * credential account are created in one transaction; the unique email index
- * decides races, so 20 concurrent sign-ups with one email leave exactly one
- * user and one account and the others get 422 "User already exists".
+ * POST /sign-up/email (docs/sessions.md#signing-up-in-and-out). The user, its
+ * credential account and (with auto sign-in) its session are created in one
+ * transaction, so a fault anywhere leaves nothing and a retry succeeds.
+ * Database `after` hooks and the secondary storage copy run only after the
+ * commit. The unique email index decides races, so 20 concurrent sign-ups
+ * with one email leave exactly one user and one account and the others get
+ * 422 "User already exists".
  */
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
@@ -15,7 +18,7 @@ import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { setSessionCookies } from '../../session/session-cookies.js'
-import { createSession } from '../../session/session-store.js'
+import { createSession, mirrorSession, type CreatedSession } from '../../session/session-store.js'
 import type { User } from '../../session/types.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
 
@@ -42,42 +45,48 @@ export const signUpEmail = defineEndpoint({
     const extra = pickAdditionalFields(options.user?.additionalFields, body, 'create')
     const hash = await auth.passwords.hash(body.password)
 
-    let user: User
+    const requireVerification = settings.requireEmailVerification === true
+    const signIn = settings.autoSignIn !== false && !requireVerification
+    let created: { user: User; session: CreatedSession | null }
     try {
-      user = await ctx.db.transaction(async (tx) => {
-        const created = await tx.create<User & Row>({
+      // User, account and session commit together (docs/sessions.md#signing-up-in-and-out): a fault
+      // between them would leave a user without a session, and the client's retry would get 422.
+      created = await ctx.db.transaction(async (tx) => {
+        const user = await tx.create<User & Row>({
           model: 'user',
           data: { ...extra, name: body.name, email, image: body.image ?? null, emailVerified: false },
         })
         await tx.create({
           model: 'account',
-          data: { providerId: CREDENTIAL_PROVIDER, accountId: created.id, userId: created.id, password: hash },
+          data: { providerId: CREDENTIAL_PROVIDER, accountId: user.id, userId: user.id, password: hash },
         })
-        return created
+        const session = signIn
+          ? await createSession(auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, mirror: false })
+          : null
+        return { user, session }
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw new AuthError(CoreErrors.USER_ALREADY_EXISTS)
       throw error
     }
+    const { user, session } = created
 
     const verification = options.emailVerification
-    const requireVerification = settings.requireEmailVerification === true
     if ((verification?.sendOnSignUp || requireVerification) && canSendVerificationEmail(ctx)) {
       try {
         await sendVerificationEmail(ctx, user, { callbackURL: body.callbackURL })
       } catch (error) {
         // No half-done sign-up: without its mail the account could never be verified.
+        // The account and the session go with the user (on delete cascade).
         await ctx.db.delete({ model: 'user', where: { field: 'id', value: user.id } })
         throw error
       }
     }
 
     const visible = publicRow(auth.schema, 'user', user)
-    if (settings.autoSignIn === false || requireVerification) return { token: null, user: visible }
-    const session = await createSession(auth, user, {
-      ipAddress: ctx.ip,
-      userAgent: ctx.headers.get('user-agent'),
-    })
+    if (!session) return { token: null, user: visible }
+    // Only now, committed and kept: secondary storage never holds a session the database lacks.
+    await mirrorSession(auth, session)
     setSessionCookies(ctx, session, { dontRemember: body.rememberMe === false })
     return { token: session.token as string | null, user: visible }
   },

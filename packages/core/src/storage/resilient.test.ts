@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import { captureLogs } from '../../test/capture-logs.js'
+import { createLogger } from '../endpoint/logger.js'
+import { StorageUnavailableError } from './errors.js'
+import { memoryStorage } from './memory-storage.js'
+import { resilientStorage } from './resilient.js'
+import type { SecondaryStorage } from './types.js'
+
+/** A real memory storage behind a switch that makes every call fail, as an unreachable Redis does. */
+function switchable() {
+  const inner = memoryStorage()
+  let down = false
+  const guard = <T>(run: () => Promise<T>): Promise<T> => (down ? Promise.reject(new StorageUnavailableError('down')) : run())
+  const storage: SecondaryStorage = {
+    get: (key) => guard(() => inner.get(key)),
+    set: (key, value, ttl) => guard(() => inner.set(key, value, ttl)),
+    delete: (key) => guard(() => inner.delete(key)),
+    increment: (key, ttl) => guard(() => inner.increment(key, ttl)),
+  }
+  return { storage, inner, setDown: (value: boolean) => void (down = value) }
+}
+
+function wrap(storage: SecondaryStorage) {
+  const logs = captureLogs()
+  return { wrapped: resilientStorage(storage, { logger: createLogger(logs.logger) }), logs }
+}
+
+describe('resilientStorage', () => {
+  it('reads as a miss and skips writes while the store is down', async () => {
+    const { storage, inner, setDown } = switchable()
+    const { wrapped, logs } = wrap(storage)
+    await wrapped.set('a', '1')
+    setDown(true)
+    expect(await wrapped.get('a')).toBeNull()
+    await wrapped.set('b', '2')
+    setDown(false)
+    expect(await wrapped.get('a')).toBe('1')
+    expect(await inner.get('b')).toBeNull()
+    expect(await wrapped.get('b')).toBeNull()
+    // One warning for the outage, not one per call.
+    expect(logs.lines.filter((line) => line.includes('secondary storage unavailable'))).toHaveLength(1)
+  })
+
+  it('replays a failed delete once the store answers, and treats the key as gone meanwhile', async () => {
+    const { storage, inner, setDown } = switchable()
+    const { wrapped } = wrap(storage)
+    await wrapped.set('session:x', 'revoked soon')
+    setDown(true)
+    await wrapped.delete('session:x')
+    setDown(false)
+    expect(await inner.get('session:x')).toBe('revoked soon')
+    // The first call after the outage replays the delete before it answers.
+    expect(await wrapped.get('session:x')).toBeNull()
+    expect(await inner.get('session:x')).toBeNull()
+  })
+
+  it('a write that failed leaves no outdated copy behind once the store answers', async () => {
+    const { storage, inner, setDown } = switchable()
+    const { wrapped } = wrap(storage)
+    await wrapped.set('session:y', 'old name')
+    setDown(true)
+    await wrapped.set('session:y', 'new name')
+    setDown(false)
+    expect(await wrapped.get('session:y')).toBeNull()
+    expect(await inner.get('session:y')).toBeNull()
+  })
+
+  it('a fresh write of a key clears its pending delete', async () => {
+    const { storage, setDown } = switchable()
+    const { wrapped } = wrap(storage)
+    setDown(true)
+    await wrapped.delete('k')
+    setDown(false)
+    await wrapped.set('k', 'new')
+    expect(await wrapped.get('k')).toBe('new')
+  })
+
+  it('keeps at most maxPendingDeletes, dropping the oldest', async () => {
+    const { storage, inner, setDown } = switchable()
+    const logs = captureLogs()
+    const wrapped = resilientStorage(storage, { logger: createLogger(logs.logger), maxPendingDeletes: 2 })
+    for (const key of ['a', 'b', 'c']) await inner.set(key, 'v')
+    setDown(true)
+    for (const key of ['a', 'b', 'c']) await wrapped.delete(key)
+    setDown(false)
+    await wrapped.get('other')
+    expect(await inner.get('a')).toBe('v')
+    expect(await inner.get('b')).toBeNull()
+    expect(await inner.get('c')).toBeNull()
+    expect(logs.lines.some((line) => line.includes('the oldest was dropped'))).toBe(true)
+  })
+
+  it('passes increment through, failures included: the rate limiter decides', async () => {
+    const { storage, setDown } = switchable()
+    const { wrapped } = wrap(storage)
+    expect((await wrapped.increment?.('n', 10))?.value).toBe(1)
+    setDown(true)
+    await expect(wrapped.increment?.('n', 10)).rejects.toBeInstanceOf(StorageUnavailableError)
+  })
+})

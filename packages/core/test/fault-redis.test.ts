@@ -1,0 +1,150 @@
+/**
+ * Redis faults never answer 500 (docs/secondary-storage.md#when-redis-is-down,
+ * docs/rate-limits.md#when-the-store-is-down). A private redis-server, started
+ * by this file on a free port, is killed (SIGKILL), restarted and paused
+ * (SIGSTOP): sessions are read from the database meanwhile, credential paths
+ * fail closed with 503 and others stay open, a revocation made during the
+ * outage is replayed when Redis answers again, and service returns by itself.
+ */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { memoryAdapter } from '../src/db/memory/index.js'
+import { redisStorage, type RedisStorage } from '../src/storage/redis.js'
+import { cookieHeader } from './accounts.js'
+import { faultAuth, password, privateRedis, until } from './fault-support.js'
+import { BASE, request } from './helpers.js'
+
+describe('Redis faults (private redis-server)', () => {
+  let redis: Awaited<ReturnType<typeof privateRedis>>
+  let storage: RedisStorage
+  let admin: Redis
+  const prefix = `gatehouse-fault:${randomUUID()}:`
+
+  beforeAll(async () => {
+    redis = await privateRedis()
+    storage = redisStorage({ url: redis.url, keyPrefix: prefix, commandTimeout: 300 })
+    admin = new Redis(redis.url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null })
+    admin.on('error', () => {})
+  }, 30_000)
+  afterAll(async () => {
+    await storage.close()
+    admin.disconnect()
+    await redis.stop()
+  })
+
+  function makeAuth() {
+    return faultAuth({ database: memoryAdapter(), secondaryStorage: storage })
+  }
+
+  const from = (ip: string, cookie?: string) => ({ origin: BASE, 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) })
+  const getSession = (ip: string, cookie: string) => request('/api/auth/get-session', { headers: from(ip, cookie) })
+  const sessionKeys = async () => (await admin.keys(`${prefix}session:*`)).length
+
+  async function redisAnswers(): Promise<boolean> {
+    try {
+      await storage.get('probe')
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it('killed: sessions come from the database, sign-in fails closed with 503, others stay open; restarted: all back by itself', async () => {
+    const { auth, logs } = makeAuth()
+    const ip = '198.51.100.1'
+    const signedUp = await auth.handler(request('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password }, headers: from(ip) }))
+    expect(signedUp.status).toBe(200)
+    const cookie = cookieHeader(signedUp)
+    expect(await sessionKeys()).toBe(1)
+
+    await redis.kill()
+
+    const during = await auth.handler(getSession(ip, cookie))
+    expect(during.status).toBe(200)
+    expect((await during.json()).user.email).toBe('ada@example.com')
+
+    const refused = await auth.handler(
+      request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password }, headers: from(ip) }),
+    )
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('3')
+    expect(await refused.json()).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'Service temporarily unavailable. Please try again shortly.',
+    })
+    const signUpRefused = await auth.handler(
+      request('/api/auth/sign-up/email', { json: { name: 'Bo', email: 'bo@example.com', password }, headers: from(ip) }),
+    )
+    expect(signUpRefused.status).toBe(503)
+    // Every other route keeps answering from the database.
+    const listed = await auth.handler(request('/api/auth/list-sessions', { headers: from(ip, cookie) }))
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toHaveLength(1)
+    const updated = await auth.handler(request('/api/auth/update-user', { json: { name: 'Ada L.' }, headers: from(ip, cookie) }))
+    expect(updated.status).toBe(200)
+    expect((await (await auth.handler(getSession(ip, cookie))).json()).user.name).toBe('Ada L.')
+
+    expect(logs.lines.some((line) => line.startsWith('error'))).toBe(false)
+    expect(logs.lines.some((line) => line.includes('rate limit store unavailable'))).toBe(true)
+    expect(logs.lines.some((line) => line.includes('secondary storage unavailable'))).toBe(true)
+
+    await redis.start()
+    await until(redisAnswers)
+
+    const signedIn = await auth.handler(request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password }, headers: from(ip) }))
+    expect(signedIn.status).toBe(200)
+    // The restarted Redis is empty; the session read mirrors it there again, and counters count again.
+    expect((await auth.handler(getSession(ip, cookie))).status).toBe(200)
+    expect(await sessionKeys()).toBeGreaterThanOrEqual(1)
+    expect(await admin.get(`${prefix}rate-limit:${ip}|/sign-in/email`)).toBe('1')
+    expect(await admin.pttl(`${prefix}rate-limit:${ip}|/sign-in/email`)).toBeGreaterThan(0)
+  })
+
+  it('paused: a sign-out during the outage is final, and its delete reaches Redis once it answers again', async () => {
+    const { auth } = makeAuth()
+    const other = makeAuth()
+    const ip = '198.51.100.2'
+    const signedUp = await auth.handler(request('/api/auth/sign-up/email', { json: { name: 'Cy', email: 'cy@example.com', password }, headers: from(ip) }))
+    const cookie = cookieHeader(signedUp)
+    const before = await sessionKeys()
+    expect(before).toBeGreaterThanOrEqual(1)
+
+    redis.pause()
+    try {
+      const signedOut = await auth.handler(request('/api/auth/sign-out', { method: 'POST', headers: from(ip, cookie) }))
+      expect(signedOut.status).toBe(200)
+      // The copy in Redis could not be deleted; this process treats it as gone.
+      expect(await (await auth.handler(getSession(ip, cookie))).json()).toBeNull()
+    } finally {
+      redis.resume()
+    }
+    await until(redisAnswers)
+    // The next call through the session storage replays the delete.
+    await auth.handler(getSession(ip, cookie))
+    await until(async () => (await sessionKeys()) === before - 1)
+    // Another process sharing Redis no longer finds the copy either (its database is its own here, so only Redis could answer).
+    expect(await (await other.auth.handler(getSession(ip, cookie))).json()).toBeNull()
+  })
+
+  it('while Redis hangs, requests still answer within the command timeout', async () => {
+    const { auth } = makeAuth()
+    const ip = '198.51.100.3'
+    const signedUp = await auth.handler(request('/api/auth/sign-up/email', { json: { name: 'Di', email: 'di@example.com', password }, headers: from(ip) }))
+    const cookie = cookieHeader(signedUp)
+    redis.pause()
+    try {
+      const [session, signIn] = await Promise.all([
+        auth.handler(getSession(ip, cookie)),
+        auth.handler(request('/api/auth/sign-in/email', { json: { email: 'di@example.com', password }, headers: from(ip) })),
+      ])
+      expect(session.status).toBe(200)
+      expect((await session.json()).user.email).toBe('di@example.com')
+      expect(signIn.status).toBe(503)
+    } finally {
+      redis.resume()
+    }
+    await until(redisAnswers)
+    expect((await auth.handler(getSession(ip, cookie))).status).toBe(200)
+  })
+})
