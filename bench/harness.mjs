@@ -27,11 +27,12 @@ export function percentile(sorted, p) {
 
 /**
  * Forks a server child and resolves once it listens. `kind` is `gatehouse`
- * or `bare`; `oidc` adds the OpenID Provider (server.mjs). With
+ * or `bare`; `oidc` adds the OpenID Provider and `organization` the
+ * organization plugin (server.mjs). With
  * BENCH_CPU_PROF=<dir> the child runs under `--cpu-prof` and writes its
  * profile there when closed.
  */
-export async function startServer({ kind = 'gatehouse', cookieCache = false, oidc = false, label = kind } = {}) {
+export async function startServer({ kind = 'gatehouse', cookieCache = false, oidc = false, organization = false, label = kind } = {}) {
   const execArgv = []
   const profileDir = process.env.BENCH_CPU_PROF
   if (profileDir) {
@@ -40,7 +41,7 @@ export async function startServer({ kind = 'gatehouse', cookieCache = false, oid
   }
   const child = fork(serverScript, [], {
     execArgv,
-    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0', BENCH_OIDC: oidc ? '1' : '0' },
+    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0', BENCH_OIDC: oidc ? '1' : '0', BENCH_ORGANIZATION: organization ? '1' : '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
 
@@ -67,6 +68,7 @@ export async function startServer({ kind = 'gatehouse', cookieCache = false, oid
 
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     /** CPU µs and response count now. */
     stats: () => ask('stats'),
     /** The same, once the requests still in flight (cut off by the load generator's stop) are done. */
@@ -96,7 +98,8 @@ export async function load(server, { requests, seconds, warmup, connections = 10
   const after = await server.drain()
 
   const cpuMicros = after.cpu.user - before.cpu.user + (after.cpu.system - before.cpu.system)
-  const served = after.completed - before.completed
+  // A server that does not count its responses (the example server, example-server.mjs): the ones the load generator saw.
+  const served = after.completed === undefined ? run.responses : after.completed - before.completed
   const busyMs = machineAfter.busy - machineBefore.busy
   const totalMs = machineAfter.total - machineBefore.total
   // What neither the server nor the load generator used: other work on the machine, competing for the cores.

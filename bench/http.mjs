@@ -5,7 +5,9 @@
  * bare node:http server in the same run. Prints requests/s, p50/p99 latency,
  * server CPU ms per request and non-2xx counts for get-session (cookie cache
  * off and on), the OpenID Provider's code exchange and userinfo, list-sessions
- * over 50 sessions, sign-in and sign-up; the
+ * over 50 sessions, the organization list of a member of 20, sign-in and sign-up; the
+ * example server's cold start, idle and peak memory and its list endpoints
+ * (issue 18: startup.mjs, example-load.mjs); the
  * machine's scrypt rate (bench/scrypt-rate.mjs, run in its own process with
  * the same thread pool); and the latency gap between unknown-email and
  * wrong-password sign-ins. Prints numbers, asserts nothing: see bench/README.md
@@ -21,14 +23,18 @@ import { createHash } from 'node:crypto'
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { processMemory } from './example-server.mjs'
+import { measureExample } from './example-load.mjs'
 import { load, machineTimes, startServer } from './harness.mjs'
 import { printReport } from './report.mjs'
 import { BENCH_BASE_URL, BENCH_OIDC_CLIENT } from './server.mjs'
+import { measureStartup } from './startup.mjs'
 import { measureTimingGap } from './timing-gap.mjs'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8)
 const warmup = Number(process.env.BENCH_WARMUP ?? 2)
 const timingSamples = Number(process.env.BENCH_TIMING_SAMPLES ?? 200)
+const startRuns = Number(process.env.BENCH_START_RUNS ?? 5)
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim())
 const selected = (name) => !only || only.includes(name)
 
@@ -132,10 +138,27 @@ async function scryptRate(name) {
 const loadBefore = loadavg()[0]
 log(`node ${process.version}, ${cpus()[0]?.model}, ${availableParallelism()} cores, ${seconds} s per scenario`)
 
+// First, before the load scenarios heat the machine: start-up is measured on a machine as quiet as this run gets.
+let startup
+if (selected('startup')) {
+  log(`# start-up (${startRuns} rounds, load average ${loadavg()[0].toFixed(2)})`)
+  try {
+    startup = await measureStartup({ runs: startRuns, log })
+  } catch (error) {
+    problems.push(`startup: not measured: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
 // The bare server runs before and after the session reads, and the scrypt rate before and after each
 // password route: the reference is the mean of the two around a row, so load from elsewhere on the machine
 // that comes or goes during the run shows up as a spread between them instead of skewing a share.
-const bare = (name) => scenario(name, { kind: 'bare' }, (server) => measure(server, [{ method: 'GET', path: '/' }]), { select: 'bare', reference: 'bare' })
+const bare = (name) =>
+  scenario(
+    name,
+    { kind: 'bare' },
+    async (server) => ({ ...(await measure(server, [{ method: 'GET', path: '/' }])), peakRss: processMemory(server.pid).peak }),
+    { select: 'bare', reference: 'bare' },
+  )
 
 await bare('bare')
 await scenario('web-floor', { kind: 'web' }, (server) => measure(server, [{ method: 'GET', path: '/' }]))
@@ -224,6 +247,29 @@ await scenario('list-sessions-50', { cookieCache: false }, async (server) => {
   return measure(server, [{ method: 'GET', path: `${API}/list-sessions`, headers: { cookie } }])
 })
 
+await scenario('organization-list-20', { cookieCache: false, organization: true }, async (server) => {
+  const { email, cookie } = await signUp(server)
+  for (let n = 0; n < 20; n++) await post(server, '/organization/create', { name: `Bench org ${n}`, slug: `bench-${n}-${email.split('@')[0]}`, keepCurrentActiveOrganization: true }, cookie)
+  const organizations = await getJson(server, '/organization/list', cookie)
+  if (organizations.length !== 20) throw new Error(`organization/list returned ${organizations.length}, expected 20`)
+  return measure(server, [{ method: 'GET', path: `${API}/organization/list`, headers: { cookie } }])
+})
+
+// The example server as users run it (example-load.mjs): its list endpoints, then its peak memory under reads and hashing.
+let exampleMemory
+if (selected('example')) {
+  try {
+    const example = await measureExample({ measure, uniqueEmail, log })
+    for (const row of example.rows) {
+      if (row.failures > 0) problems.push(`${row.name}: ${row.failures} non-2xx or failed responses ${JSON.stringify(row.statusCodes)}`)
+      rows.push(row)
+    }
+    exampleMemory = example.memory
+  } catch (error) {
+    problems.push(`example server: not measured: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
 await bare('bare (again)')
 
 await scryptRate('scrypt')
@@ -273,4 +319,4 @@ if (selected('timing-gap')) {
   }
 }
 
-printReport({ rows, scryptBackend, gap, problems, seconds, loadBefore })
+printReport({ rows, scryptBackend, gap, problems, seconds, loadBefore, startup, exampleMemory })

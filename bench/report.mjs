@@ -3,8 +3,9 @@
  * Prints what `bench/http.mjs` measured: the environment, one table row per
  * scenario with its share of the reference it is judged against (the bare
  * server for the GET routes, the scrypt rate for sign-in and sign-up), and
- * the sign-in timing gap. Targets are issue 3's; a miss is printed, never
- * thrown: benchmarks do not fail builds.
+ * the sign-in timing gap; then the example server's start-up and memory
+ * next to a bare node:http server's. Targets are issues 3's and 18's; a miss
+ * is printed, never thrown: benchmarks do not fail builds.
  *
  * A reference is the mean of the reference rows measured just before and
  * just after the row, so that load elsewhere on the machine that starts or
@@ -20,6 +21,21 @@ const TARGETS = {
   'sign-in': { reference: 'scrypt', share: 0.9 },
   'sign-up': { reference: 'scrypt', share: 0.9 },
 }
+
+/**
+ * Issue 18's targets for the example server's list endpoints, as CPU ms per
+ * request (independent of the load generator sharing the cores): half of
+ * list-sessions' 0.41 ms and two thirds of the organization list's 0.29 ms.
+ */
+const CPU_TARGETS = {
+  'example list-sessions-50': 0.2,
+  'example organization-list-20': 0.19,
+}
+
+/** Issue 18's start-up and memory targets: ms from spawn to ready, MiB resident. */
+const START_TARGET_MS = 300
+const IDLE_RSS_TARGET = 60
+const PEAK_RSS_TARGET = 200
 
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–')
 
@@ -59,8 +75,9 @@ function referenceRate(rows, index, reference) {
 
 function scenarioLine(rows, row, index) {
   const target = TARGETS[row.name]
+  const cpuTarget = CPU_TARGETS[row.name]
   // Rows without a target (web-floor, list-sessions) are still shown as a share of bare, for scale.
-  const comparedWith = target?.reference ?? (row.reference ? undefined : 'bare')
+  const comparedWith = target?.reference ?? row.compareWith ?? (row.reference ? undefined : 'bare')
   const share = comparedWith ? row.rate / referenceRate(rows, index, comparedWith) : Number.NaN
   const verdict = !target ? '' : Number.isFinite(share) ? (share >= target.share ? 'met' : 'MISSED') : 'no reference'
   return [
@@ -68,7 +85,11 @@ function scenarioLine(rows, row, index) {
     fixed(row.rate, 1),
     // Rounded down, so that a printed 90.0% never stands next to MISSED.
     Number.isFinite(share) ? `${(Math.floor(share * 1000) / 10).toFixed(1)}% of ${comparedWith}` : '',
-    target ? `≥${target.share * 100}% ${verdict}` : '',
+    target
+      ? `≥${target.share * 100}% ${verdict}`
+      : cpuTarget
+        ? `CPU ≤${cpuTarget} ${Number.isFinite(row.cpuMsPerRequest) ? (row.cpuMsPerRequest <= cpuTarget ? 'met' : 'MISSED') : '–'}`
+        : '',
     fixed(row.p50, 2),
     fixed(row.p99, 2),
     fixed(row.cpuMsPerRequest, 3),
@@ -87,11 +108,47 @@ function printGap(gap) {
   console.log(`wrong password − unknown email: ${fixed(difference, 3)} ms, 95% CI [${fixed(low, 3)}, ${fixed(high, 3)}] (Welch): ${verdict}`)
 }
 
-export function printReport({ rows, scryptBackend, gap, problems, seconds, loadBefore }) {
+const verdict = (value, limit) => (Number.isFinite(value) ? (value <= limit ? 'met' : 'MISSED') : '–')
+
+/** Start-up (startup.mjs) and the example server's peak memory (example-load.mjs), each beside the bare server's. */
+function printStartup(startup, exampleMemory, rows) {
+  console.log('')
+  console.log('start-up to a first 200 from GET /api/auth/ok (ms, spawn to response; CPU: the child\'s user + system by then):')
+  if (startup) {
+    const lines = startup.map((kind) => [
+      kind.name,
+      kind.runs,
+      fixed(kind.minMs, 0),
+      fixed(kind.medianMs, 0),
+      fixed(kind.cpuMs, 0),
+      kind.idleRss === undefined ? '' : fixed(kind.idleRss, 1),
+      kind.name === 'example, fresh database' ? `≤${START_TARGET_MS} ms ${verdict(kind.medianMs, START_TARGET_MS)}, idle ≤${IDLE_RSS_TARGET} MiB ${verdict(kind.idleRss, IDLE_RSS_TARGET)}` : '',
+    ])
+    console.log(table(['server', 'runs', 'min', 'median', 'CPU ms', 'idle RSS MiB', 'target (median)'], lines))
+  }
+  if (exampleMemory) {
+    const barePeak = Math.max(...rows.filter((row) => row.reference === 'bare' && Number.isFinite(row.peakRss)).map((row) => row.peakRss))
+    console.log('')
+    console.log('peak resident memory (VmHWM, MiB):')
+    console.log(
+      table(
+        ['server', 'peak MiB', 'target'],
+        [
+          ['bare node:http under load', fixed(barePeak, 1), ''],
+          ['example, read scenarios', fixed(exampleMemory.readsPeak, 1), `≤${PEAK_RSS_TARGET} ${verdict(exampleMemory.readsPeak, PEAK_RSS_TARGET)}`],
+          ['example, hashing scenarios', fixed(exampleMemory.hashingPeak, 1), `≤${PEAK_RSS_TARGET} ${verdict(exampleMemory.hashingPeak, PEAK_RSS_TARGET)}`],
+        ],
+      ),
+    )
+  }
+}
+
+export function printReport({ rows, scryptBackend, gap, problems, seconds, loadBefore, startup, exampleMemory }) {
   console.log(environment({ seconds, scryptBackend, loadBefore, rows }))
   console.log('')
   const lines = rows.map((row, index) => scenarioLine(rows, row, index))
   console.log(table(['scenario', 'req/s', 'share', 'target', 'p50 ms', 'p99 ms', 'CPU ms/req', 'non-2xx', 'other CPU'], lines))
+  if (startup || exampleMemory) printStartup(startup, exampleMemory, rows)
   if (gap) printGap(gap)
   if (problems.length > 0) {
     console.log('')

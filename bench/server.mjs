@@ -25,7 +25,8 @@
  * Configured by environment: BENCH_SERVER_KIND (gatehouse | bare | web),
  * BENCH_COOKIE_CACHE (1 turns on the session cookie cache, maxAge 300 s) and
  * BENCH_OIDC (1 adds the OpenID Provider with one trusted confidential
- * client that skips consent, `BENCH_OIDC_CLIENT`).
+ * client that skips consent, `BENCH_OIDC_CLIENT`) and BENCH_ORGANIZATION (1 adds
+ * the organization plugin with its defaults).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -48,6 +49,7 @@ export const BENCH_OIDC_CLIENT = {
 const kind = process.env.BENCH_SERVER_KIND
 const cookieCache = process.env.BENCH_COOKIE_CACHE === '1'
 const oidc = process.env.BENCH_OIDC === '1'
+const organization = process.env.BENCH_ORGANIZATION === '1'
 
 let completed = 0
 let inFlight = 0
@@ -74,6 +76,10 @@ async function gatehouseHandler() {
   if (oidc) {
     const { oidcProvider } = await import('../packages/oidc-provider/dist/index.js')
     plugins.push(oidcProvider({ loginPage: `${BENCH_BASE_URL}/login`, trustedClients: [BENCH_OIDC_CLIENT] }))
+  }
+  if (organization) {
+    const { organization: organizationPlugin } = await import('../packages/organization/dist/index.js')
+    plugins.push(organizationPlugin())
   }
   const auth = createAuth({
     baseURL: BENCH_BASE_URL,

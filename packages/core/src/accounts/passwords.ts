@@ -24,10 +24,11 @@ export interface PasswordService {
 
 export function createPasswordService(options: { readonly emailAndPassword?: EmailAndPasswordOptions | undefined }): PasswordService {
   const configured = options.emailAndPassword?.password
-  const hasher: PasswordHasher = {
-    hash: configured?.hash ?? defaultPasswordHasher.hash,
-    verify: configured?.verify ?? defaultPasswordHasher.verify,
-  }
+  // The default hasher itself when nothing is replaced: its timing-safe dummy needs no derivation (password-hasher.ts).
+  const hasher: PasswordHasher =
+    configured?.hash === undefined && configured?.verify === undefined
+      ? defaultPasswordHasher
+      : { hash: configured?.hash ?? defaultPasswordHasher.hash, verify: configured?.verify ?? defaultPasswordHasher.verify }
   const timingSafe = createTimingSafeVerifier(hasher)
   const min = options.emailAndPassword?.minPasswordLength ?? 8
   const max = options.emailAndPassword?.maxPasswordLength ?? 128

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { publicRow, reviveDates } from './output.js'
+import { parseIsoTime, publicRow, reviveDates } from './output.js'
 import { coreSchema } from './schema.js'
 
 describe('publicRow', () => {
@@ -39,5 +39,50 @@ describe('reviveDates', () => {
       const text = new Date(base + i * 1000).toISOString()
       expect(reviveDates<{ createdAt: Date }>(coreSchema, 'user', { createdAt: text }).createdAt.getTime()).toBe(base + i * 1000)
     }
+  })
+})
+
+describe('parseIsoTime', () => {
+  it('answers exactly what Date.parse answers for toISOString texts across years 0000–9999', () => {
+    const min = Date.parse('0000-01-01T00:00:00.000Z')
+    const max = Date.parse('9999-12-31T23:59:59.999Z')
+    let state = 0x2545f491
+    const next = () => {
+      // xorshift32: a fixed sequence, so a failure names a reproducible text.
+      state ^= state << 13
+      state ^= state >>> 17
+      state ^= state << 5
+      return (state >>> 0) / 2 ** 32
+    }
+    for (let i = 0; i < 20_000; i++) {
+      const text = new Date(Math.floor(min + next() * (max - min))).toISOString()
+      if (text.length !== 24) continue
+      expect(parseIsoTime(text), text).toBe(Date.parse(text))
+    }
+  })
+
+  it.each([
+    '2024-02-29T12:00:00.000Z',
+    '2023-02-29T12:00:00.000Z',
+    '2026-04-31T00:00:00.000Z',
+    '2026-13-01T00:00:00.000Z',
+    '2026-00-10T00:00:00.000Z',
+    '2026-01-00T00:00:00.000Z',
+    '2026-01-10T24:00:00.000Z',
+    '2026-01-10T23:60:00.000Z',
+    '2026-01-10T23:59:60.000Z',
+    '2026-01-1aT00:00:00.000Z',
+    '2026-01-10 00:00:00.000Z',
+    '2026-01-10T00:00:00.000+',
+    '2026-01-10T00:00:00Z',
+    '+012026-01-10T00:00:00.000Z',
+    '2000-03-01T00:00:00.000Z',
+    '1900-03-01T00:00:00.000Z',
+    '0000-01-01T00:00:00.000Z',
+    '1969-12-31T23:59:59.999Z',
+    'not a date',
+    '',
+  ])('agrees with Date.parse on %j', (text) => {
+    expect(Object.is(parseIsoTime(text), Date.parse(text))).toBe(true)
   })
 })

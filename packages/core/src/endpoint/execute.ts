@@ -91,7 +91,8 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
   let returned = await invokeHandler(input.route, context)
 
   for (const hook of afterHooks(auth)) {
-    const context = { ...hookContext(), returned }
+    // Assigned, not spread: a spread runs the lazy `request` getter and builds a web Request on every call.
+    const context = Object.assign(hookContext(), { returned })
     if (!hook.matcher(context)) continue
     const changed = await hook.handler(context)
     if (changed) returned = changed.returned

@@ -133,3 +133,25 @@ describe('createTimingSafeVerifier', () => {
     expect(verify).toHaveBeenCalledTimes(1)
   })
 })
+
+describe('createTimingSafeVerifier with the default hasher', () => {
+  it('has its dummy without a derivation, and a miss still costs one full default-parameter derivation', async () => {
+    const verifier = createTimingSafeVerifier(defaultPasswordHasher)
+    await verifier.prepare()
+    expect(derivations).not.toHaveBeenCalled()
+
+    expect(await verifier.verifyOrDummy(null, 'unknown user')).toBe(false)
+    expect(derivations).toHaveBeenCalledTimes(1)
+    // The same work as a wrong password against a stored hash: the default N, r, p and key length.
+    const [, salt, params] = derivations.mock.calls[0] ?? []
+    expect(params).toEqual(DEFAULT_SCRYPT_PARAMS)
+    expect(salt).toHaveLength(16)
+  })
+
+  it('answers false for every password, whatever the dummy was made from', async () => {
+    const verifier = createTimingSafeVerifier(defaultPasswordHasher)
+    const results = await Promise.all(['', 'password', 'correct horse battery staple'].map((guess) => verifier.verifyOrDummy(undefined, guess)))
+    expect(results).toEqual([false, false, false])
+    expect(derivations).toHaveBeenCalledTimes(3)
+  })
+})

@@ -10,6 +10,7 @@
 
 import { cryptoRandom } from '../crypto/random.js'
 import { hashPassword, verifyPassword } from './scrypt.js'
+import { DEFAULT_SCRYPT_PARAMS, formatScryptHash, SALT_LENGTH } from './scrypt-format.js'
 
 /** How passwords are hashed and checked. Both functions must not block the event loop. */
 export interface PasswordHasher {
@@ -51,7 +52,8 @@ export interface TimingSafeVerifier {
  * whether or not the email exists (docs/passwords.md#same-cost-for-unknown-users;
  * prevents account enumeration by timing). The dummy hash
  * is made once, lazily, by the same hasher, so it has the same parameters and
- * cost as real hashes, including a replaced hasher's.
+ * cost as real hashes, including a replaced hasher's; for the default hasher it
+ * is a default-parameter hash with a random key, made without a derivation.
  *
  * @example
  * const verifier = createTimingSafeVerifier(defaultPasswordHasher)
@@ -60,7 +62,7 @@ export interface TimingSafeVerifier {
  * if (!account || !ok) throw new AuthError('INVALID_EMAIL_OR_PASSWORD')
  */
 export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVerifier {
-  let dummy: Promise<string> | undefined
+  let dummy: Promise<string> | undefined = hasher === defaultPasswordHasher ? Promise.resolve(syntheticScryptHash()) : undefined
 
   function dummyHash(): Promise<string> {
     if (dummy === undefined) {
@@ -85,4 +87,16 @@ export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVeri
       await dummyHash()
     },
   }
+}
+
+/**
+ * A well-formed default-parameter scrypt hash whose key is random bytes
+ * rather than a derived key. Verifying a password against it costs exactly
+ * what verifying against a real hash costs (parse, one full derivation with
+ * the same N, r, p and key length, a constant-time compare) and can never
+ * succeed, so the default hasher's dummy needs no key derivation of its own:
+ * start-up does not wait for one, nor hold its 32 MiB (docs/passwords.md#same-cost-for-unknown-users).
+ */
+function syntheticScryptHash(): string {
+  return formatScryptHash(DEFAULT_SCRYPT_PARAMS, cryptoRandom.bytes(SALT_LENGTH), cryptoRandom.bytes(DEFAULT_SCRYPT_PARAMS.keyLength))
 }
