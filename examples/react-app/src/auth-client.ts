@@ -8,10 +8,12 @@ import { billingClient } from '@gatehouse/billing/client'
 import { magicLinkClient } from '@gatehouse/magic-link/client'
 import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
+import { passkeyClient } from '@gatehouse/passkey/client'
 import { createAuthClient } from '@gatehouse/react'
+import { twoFactorClient } from '@gatehouse/two-factor/client'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
-export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient()] })
+export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient()] })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

@@ -7,7 +7,7 @@
  */
 import { jsonLines } from './json-lines.js'
 
-export type MailType = 'verify-email' | 'reset-password' | 'change-email' | 'delete-account' | 'invitation' | 'magic-link'
+export type MailType = 'verify-email' | 'reset-password' | 'change-email' | 'delete-account' | 'invitation' | 'magic-link' | 'two-factor'
 
 export interface Mail {
   readonly type: MailType
@@ -16,6 +16,8 @@ export interface Mail {
   readonly url: string
   readonly token?: string
   readonly invitationId?: string
+  /** `two-factor` mails: the one-time sign-in code (docs/two-factor.md#email-codes). */
+  readonly otp?: string
 }
 
 export interface Mailer {

@@ -1,1 +1,8 @@
-export {}
+export { passkey } from './plugin.js'
+export { DEFAULT_CHALLENGE_EXPIRES_IN, relyingParty, resolveOptions } from './options.js'
+export type { PasskeyOptions, RelyingParty, ResolvedPasskeyOptions } from './options.js'
+export { PasskeyErrors } from './errors.js'
+export type { PasskeyErrorCode } from './errors.js'
+export { passkeySchema } from './schema.js'
+export type { PublicPasskey } from './schema.js'
+export type { PasskeyEndpoints } from './routes/index.js'

@@ -28,6 +28,8 @@ export type {
   StoreData,
 } from './client/infer.js'
 export type {
+  ActionContext,
+  ActionTable,
   AnyClientPlugin,
   ClientPlugin,
   ClientPluginRegistry,

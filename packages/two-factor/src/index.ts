@@ -1,1 +1,8 @@
-export {}
+export { twoFactor } from './plugin.js'
+export { TwoFactorErrors } from './errors.js'
+export type { TwoFactorErrorCode } from './errors.js'
+export { resolveTwoFactorOptions, TOTP_DIGITS, TOTP_PERIOD, TOTP_WINDOW } from './options.js'
+export type { ResolvedTwoFactorOptions, TwoFactorOptions, TwoFactorOTPMail } from './options.js'
+export type { TwoFactorEndpoints } from './routes/index.js'
+export { twoFactorSchema } from './schema.js'
+export type { VerifiedAnswer } from './services/sign-in.js'

@@ -3,10 +3,12 @@
  * password. Each form calls one client function and shows the server's
  * message when it fails ("Invalid email or password", "User already exists").
  */
+import { isTwoFactorRedirect } from '@gatehouse/two-factor/client'
 import { useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client } from '../auth-client.js'
 import { Link, navigate, useLocation } from '../router.js'
+import { PasskeySignIn } from './passkeys.js'
 import { SocialButtons } from './social.js'
 
 /** Where to go after signing in: a same-site path from ?next=, else home. */
@@ -60,12 +62,17 @@ export function SignInPage() {
       <form
         onSubmit={(event) => {
           const { email = '', password = '', remember } = fields(event)
-          void action.run(() => client.signIn.email({ email, password, rememberMe: remember === 'on' }), () => navigate(nextPath(query)))
+          void action.run(
+            () => client.signIn.email({ email, password, rememberMe: remember === 'on' }),
+            // Two-factor on (docs/two-factor.md#signing-in): no session yet, the code page comes next.
+            (result) => navigate(isTwoFactorRedirect(result.data) ? `/two-factor?next=${encodeURIComponent(nextPath(query))}` : nextPath(query)),
+          )
         }}
       >
         <label>
           Email
-          <input name="email" type="email" autoComplete="email" required />
+          {/* "webauthn": the browser may offer passkeys in this field's autofill menu (docs/passkeys.md#conditional-ui). */}
+          <input name="email" type="email" autoComplete="username webauthn" required />
         </label>
         <label>
           Password
@@ -77,6 +84,7 @@ export function SignInPage() {
         <Submit action={action}>Sign in</Submit>
         <Status action={action} />
       </form>
+      <PasskeySignIn next={nextPath(query)} />
       <MagicLinkForm callbackURL={nextPath(query)} />
       <SocialButtons callbackURL={nextPath(query)} errorCallbackURL="/sign-in" />
       <p>

@@ -6,9 +6,10 @@
  * or on to the client's redirect URI with a code (or `access_denied`).
  */
 import { useOAuthClient } from '@gatehouse/oidc-provider/client'
+import { isTwoFactorRedirect } from '@gatehouse/two-factor/client'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
-import { Link } from '../router.js'
+import { Link, navigate } from '../router.js'
 
 const AUTHORIZE = '/api/auth/oauth2/authorize'
 
@@ -62,7 +63,8 @@ export function LoginPage({ session, query }: { session: SessionData | null; que
           const { email = '', password = '' } = fields(event)
           void action.run(
             () => client.signIn.email({ email, password, rememberMe: true }),
-            (result) => resume(query, result.data?.url),
+            // Two-factor on (docs/two-factor.md#signing-in): the code page first, then back here with a session.
+            (result) => (isTwoFactorRedirect(result.data) ? navigate(`/two-factor?next=${encodeURIComponent(`/login?${query}`)}`) : resume(query, result.data?.url)),
           )
         }}
       >

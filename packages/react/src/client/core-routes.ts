@@ -38,7 +38,11 @@ export const coreRoutes = {
       endpoint: 'signInEmail',
       method: 'POST',
       path: '/sign-in/email',
-      output: z.looseObject({ redirect: z.boolean(), token: z.string(), url: z.optional(z.string()), user: userShape }),
+      // Or `{ twoFactorRedirect: true }` and no session yet, when a second factor holds the sign-in (docs/two-factor.md#signing-in).
+      output: z.union([
+        z.looseObject({ redirect: z.boolean(), token: z.string(), url: z.optional(z.string()), user: userShape }),
+        z.looseObject({ twoFactorRedirect: z.literal(true) }),
+      ]),
       signals: SESSION,
     },
     // `{ url, redirect }` to start at the provider, or `{ redirect: false, token, url, user }` for an ID Token.

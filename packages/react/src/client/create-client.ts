@@ -13,7 +13,7 @@ import { coreRoutes } from './core-routes.js'
 import type { CallResult } from './errors.js'
 import { watchFocus } from './focus.js'
 import type { AuthClient, ClientPluginsFor, PluginTypes, ServerLike, ServerPlugins, ServerTypes } from './infer.js'
-import type { AnyClientPlugin, SessionState, StoreDefinition } from './plugin.js'
+import type { ActionTable, AnyClientPlugin, SessionState, StoreDefinition } from './plugin.js'
 import { createQueryStore, PENDING, type QueryStore } from './query-store.js'
 import { isRoute, type ClientRoute, type RouteTable } from './route.js'
 import { browserEnvironment, createTabSync, type TabSync } from './tab-sync.js'
@@ -127,6 +127,23 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
   }
   mount(coreRoutes, 'core')
 
+  /** A plugin's actions go into its groups beside the routes, with the same clash checks. */
+  const mountActions = (table: ActionTable, owner: string) => {
+    for (const [name, entry] of Object.entries(table)) {
+      let group = groups.get(name)
+      if (!group) {
+        if (Object.hasOwn(client, name)) throw new Error(`Client name "${name}" of ${owner} is already taken`)
+        group = {}
+        groups.set(name, group)
+        client[name] = group
+      }
+      for (const [action, run] of Object.entries(entry)) {
+        if (Object.hasOwn(group, action)) throw new Error(`Client name "${name}.${action}" of ${owner} is already taken`)
+        group[action] = run
+      }
+    }
+  }
+
   let stopWatching: Array<() => void> = []
   const session = createQueryStore({
     load: () => transport.call(coreRoutes.getSession, undefined),
@@ -153,6 +170,10 @@ export function buildClient(options: ClientOptions): { readonly $stores: Readonl
     if (seen.has(plugin.id)) throw new Error(`Client plugin "${plugin.id}" is registered twice`)
     seen.add(plugin.id)
     mount(plugin.routes, `plugin "${plugin.id}"`)
+    if (plugin.actions) {
+      const actions = plugin.actions({ call: (route, input, callOptions) => caller(route)(input, callOptions) })
+      mountActions(actions, `plugin "${plugin.id}"`)
+    }
     for (const [name, definition] of Object.entries(plugin.stores ?? {})) {
       if (stores.has(name)) throw new Error(`Store "${name}" of plugin "${plugin.id}" is already taken`)
       stores.set(name, followingStore(definition, session, transport, now))

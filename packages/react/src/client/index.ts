@@ -25,7 +25,7 @@ export type {
   SessionData,
   StoreData,
 } from './infer.js'
-export type { AnyClientPlugin, ClientPlugin, ClientPluginRegistry, SessionState, StoreDefinition, StoreTable } from './plugin.js'
+export type { ActionContext, ActionTable, AnyClientPlugin, ClientPlugin, ClientPluginRegistry, SessionState, StoreDefinition, StoreTable } from './plugin.js'
 export type { QuerySnapshot, QueryStore } from './query-store.js'
 export type { ClientRoute, RouteGroup, RouteTable } from './route.js'
 export type { CallOptions, TransportOptions } from './transport.js'

@@ -169,8 +169,11 @@ export type RouteMethods<Routes, T extends ClientTypes> = {
     : { readonly [A in keyof Routes[K]]: RouteCall<Routes[K][A], T> }
 }
 
+/** A plugin's multi-step calls, typed by the plugin itself (`client.passkey.addPasskey`). */
+type PluginActions<H> = H extends { readonly actions?: (context: never) => infer Actions } ? Actions : unknown
+
 type PluginMethods<P, T extends ClientTypes> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
-  ? RouteMethods<Head['routes'], T> & PluginMethods<Rest, T>
+  ? RouteMethods<Head['routes'], T> & PluginActions<Head> & PluginMethods<Rest, T>
   : unknown
 
 /** The data of a store: its route's output, or null when there is nothing to fetch. */

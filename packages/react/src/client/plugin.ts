@@ -10,7 +10,9 @@
  * the server's options, a plugin package also registers its client half under
  * its server plugin's id (see `ClientPluginRegistry`).
  */
+import type { CallResult } from './errors.js'
 import type { ClientRoute, RouteTable } from './route.js'
+import type { CallOptions } from './transport.js'
 
 /** The session as stores see it: who is signed in, and the session's own fields (an active organization, say). */
 export interface SessionState {
@@ -35,6 +37,21 @@ export interface StoreDefinition {
 export type StoreTable = { readonly [name: string]: StoreDefinition }
 
 /**
+ * What a plugin's actions are given: the client's own call of a route, which
+ * also refreshes the stores the route signals.
+ */
+export interface ActionContext {
+  call(route: ClientRoute, input?: unknown, options?: CallOptions): Promise<CallResult<unknown>>
+}
+
+/**
+ * Calls a plugin makes of several steps, by group and name, mounted beside
+ * the route calls (`client.passkey.addPasskey`, `client.signIn.passkey`):
+ * for flows that run browser code between two requests, like a WebAuthn ceremony.
+ */
+export type ActionTable = { readonly [group: string]: { readonly [action: string]: (...args: never[]) => unknown } }
+
+/**
  * @example
  * const notesClient = (): ClientPlugin<'notes', NotesEndpoints, typeof routes, {}, NotesErrorCode> => ({ id: 'notes', routes })
  */
@@ -44,6 +61,7 @@ export interface ClientPlugin<
   Routes extends RouteTable = RouteTable,
   Stores extends StoreTable = StoreTable,
   ErrorCode extends string = string,
+  Actions extends ActionTable = {},
 > {
   /** The server plugin's id. */
   readonly id: Id
@@ -51,11 +69,13 @@ export interface ClientPlugin<
   readonly routes: Routes
   /** Each becomes `client.$stores.<name>` and, in React, `client.use<Name>()`. */
   readonly stores?: Stores
+  /** Multi-step calls, made once per client; names must not clash with routes or other actions. */
+  readonly actions?: (context: ActionContext) => Actions
   /** Types only, never set at run time: the server plugin's endpoints and error codes. */
   readonly $types?: { readonly endpoints: Endpoints; readonly errorCode: ErrorCode }
 }
 
-export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string>
+export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string, ActionTable>
 
 /**
  * Client halves by server plugin id, filled in by plugin packages through

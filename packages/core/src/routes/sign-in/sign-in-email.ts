@@ -4,6 +4,7 @@
  * a user without a credential account and a wrong password all answer 401
  * "Invalid email or password" after the same work: a full password hash is
  * computed in every case (prevents account enumeration by message or timing).
+ * A plugin's `signInChallenge` (a second factor) may answer instead of a session.
  */
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
@@ -40,6 +41,13 @@ export const signInEmail = defineEndpoint({
       // The user gets a fresh verification mail if one can be sent, then the call fails.
       if (canSendVerificationEmail(ctx)) await sendVerificationEmail(ctx, user, { callbackURL: body.callbackURL })
       throw new AuthError(CoreErrors.EMAIL_NOT_VERIFIED)
+    }
+
+    // A second factor may hold the sign-in back: then no session exists until it succeeds (docs/two-factor.md#signing-in).
+    for (const plugin of ctx.auth.plugins) {
+      const challenge = await plugin.signInChallenge?.(ctx, { user, rememberMe: body.rememberMe !== false })
+      // A Response, so the endpoint's result type (and the client's) stays the session answer.
+      if (challenge) return Response.json(challenge)
     }
 
     const dontRemember = body.rememberMe === false

@@ -1,0 +1,77 @@
+/**
+ * Fixtures for the passkey flows: an auth with the plugin on the in-memory
+ * adapter (or a given database), a signed-up user, and request shorthands
+ * that carry the browser's cookies from one step to the next, as the
+ * ceremony does (options → authenticator → verify).
+ */
+import { accountAuth, cookieHeader, signUp } from '../../core/test/accounts.js'
+import { BASE, request } from '../../core/test/helpers.js'
+import type { PasskeyOptions } from '../src/options.js'
+import { passkey } from '../src/plugin.js'
+import { softwareAuthenticator, type Overrides, type SoftwareAuthenticator } from './authenticator.js'
+
+export { BASE, cookieHeader }
+
+export function passkeyAuth(options: PasskeyOptions = {}, core: Parameters<typeof accountAuth>[0] = {}) {
+  return accountAuth({ ...core, plugins: [passkey(options)] })
+}
+
+export type PasskeyAuth = ReturnType<typeof passkeyAuth>
+
+export interface Answer {
+  readonly status: number
+  readonly body: any
+  /** The Cookie header the browser sends next: the previous one with this answer's cookies applied. */
+  readonly cookie: string
+  readonly setCookies: string[]
+}
+
+/** A request from the app's origin with the browser's cookies. */
+export async function call(auth: PasskeyAuth, path: string, cookie: string, json?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = { origin: BASE }
+  if (cookie) headers.cookie = cookie
+  const response = await auth.handler(request(`/api/auth${path}`, json === undefined ? { headers } : { json, headers }))
+  const text = await response.text()
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    cookie: cookieHeader(response, cookie),
+    setCookies: response.headers.getSetCookie(),
+  }
+}
+
+/** Signs a new user up; the session cookie. */
+export async function newUser(auth: PasskeyAuth, email = 'ada@example.com'): Promise<{ cookie: string; userId: string }> {
+  const { body, cookie } = await signUp(auth, { email, name: email.split('@')[0] })
+  return { cookie, userId: body.user.id }
+}
+
+/** The whole registration: options, the authenticator's answer, verification. */
+export async function registerPasskey(
+  auth: PasskeyAuth,
+  authenticator: SoftwareAuthenticator,
+  cookie: string,
+  extra: { name?: string; overrides?: Overrides & { algorithm?: 'ES256' | 'RS256' | 'EdDSA' } } = {},
+) {
+  const options = await call(auth, '/passkey/generate-register-options', cookie)
+  if (options.status !== 200) throw new Error(`options answered ${options.status}`)
+  const response = authenticator.register(options.body, extra.overrides)
+  const verified = await call(auth, '/passkey/verify-registration', options.cookie, { response, ...(extra.name ? { name: extra.name } : {}) })
+  return { options, response, verified }
+}
+
+/** The whole sign-in: options (a signed-out browser by default), the assertion, verification. */
+export async function signInWithPasskey(auth: PasskeyAuth, authenticator: SoftwareAuthenticator, overrides: Overrides = {}, cookie = '') {
+  const options = await call(auth, '/passkey/generate-authenticate-options', cookie)
+  const response = authenticator.authenticate(options.body, overrides)
+  return call(auth, '/passkey/verify-authentication', options.cookie, { response })
+}
+
+export function authenticatorFor(defaults: Parameters<typeof softwareAuthenticator>[1] = {}) {
+  return softwareAuthenticator(BASE, defaults)
+}
+
+export async function getSession(auth: PasskeyAuth, cookie: string) {
+  const response = await auth.handler(request('/api/auth/get-session', { headers: { cookie } }))
+  return response.json()
+}

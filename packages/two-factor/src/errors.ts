@@ -1,0 +1,26 @@
+/**
+ * @module
+ * The two-factor error catalogue (docs/two-factor.md#errors). A wrong,
+ * reused or expired code is one message, "Invalid code", whatever the
+ * reason: an attacker learns nothing about which codes were close. A locked
+ * user gets 429 until the lockout ends; no pending sign-in (or an expired
+ * one) is 401, as a missing session is.
+ */
+import { defineErrors } from '@gatehouse/core'
+
+/**
+ * @example
+ * throw new AuthError(TwoFactorErrors.INVALID_CODE) // 401 "Invalid code"
+ */
+export const TwoFactorErrors = defineErrors({
+  INVALID_CODE: { status: 401, message: 'Invalid code' },
+  TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many attempts. Try again later' },
+  TWO_FACTOR_NOT_ENABLED: { status: 400, message: 'Two-factor authentication is not enabled' },
+  TWO_FACTOR_ALREADY_ENABLED: { status: 400, message: 'Two-factor authentication is already enabled' },
+  TOTP_NOT_SET_UP: { status: 400, message: 'TOTP is not set up' },
+  NO_PENDING_SIGN_IN: { status: 401, message: 'No pending two-factor sign-in' },
+  OTP_NOT_CONFIGURED: { status: 400, message: 'Email codes are not configured' },
+  NO_PASSWORD: { status: 400, message: 'This account has no password' },
+})
+
+export type TwoFactorErrorCode = keyof typeof TwoFactorErrors

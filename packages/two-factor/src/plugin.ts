@@ -1,0 +1,71 @@
+/**
+ * @module
+ * `twoFactor(options)`: the plugin object (docs/two-factor.md). It adds the
+ * `twoFactorEnabled` user field and its two tables, the `/two-factor/*`
+ * routes, core's `signInChallenge` hook (a password sign-in of a user with
+ * two-factor on answers `{ twoFactorRedirect: true }` and creates no
+ * session), database hooks that revoke trusted devices when the password
+ * changes, and rate limits per client address on every route (on top of the
+ * per-user lockout of services/guard.ts).
+ */
+import { definePlugin, type AuthContext, type DatabaseHookContext, type Row } from '@gatehouse/core'
+import { TwoFactorErrors } from './errors.js'
+import { resolveTwoFactorOptions, type TwoFactorOptions } from './options.js'
+import { twoFactorEndpoints } from './routes/index.js'
+import { twoFactorSchema } from './schema.js'
+import { challenge } from './services/sign-in.js'
+import { TRUST_VERSION_LENGTH } from './services/state.js'
+
+const VERIFY_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-otp', '/two-factor/verify-backup-code'])
+const PASSWORD_PATHS = new Set(['/two-factor/enable', '/two-factor/disable', '/two-factor/get-totp-uri', '/two-factor/generate-backup-codes'])
+
+/**
+ * @example
+ * const auth = createAuth({
+ *   baseURL: 'https://app.example.com',
+ *   emailAndPassword: { enabled: true },
+ *   plugins: [twoFactor({ otpOptions: { sendOTP: ({ user, otp }) => mailer.queue(user.email, 'Your code', otp) } })],
+ * })
+ */
+export function twoFactor(options: TwoFactorOptions = {}) {
+  const resolved = resolveTwoFactorOptions(options)
+  let initialized: AuthContext | undefined
+  /**
+   * A credential account updated (password changed, reset or set, by the
+   * user or an admin): a new trust version, so every "trust this device"
+   * cookie of the user stops working (docs/two-factor.md#trusted-devices).
+   */
+  const revokeTrust = async (row: Row, ctx: DatabaseHookContext) => {
+    if (row.providerId !== 'credential' || typeof row.userId !== 'string') return
+    const auth = (ctx.endpoint as { auth?: AuthContext } | undefined)?.auth ?? initialized
+    if (!auth) return
+    await auth.db.update({
+      model: 'twoFactor',
+      where: { field: 'userId', value: row.userId },
+      update: { trustVersion: auth.random.string(TRUST_VERSION_LENGTH) },
+    })
+  }
+  return definePlugin({
+    id: 'two-factor',
+    schema: twoFactorSchema,
+    endpoints: twoFactorEndpoints(resolved),
+    errors: TwoFactorErrors,
+    init: (ctx: AuthContext) => {
+      initialized = ctx
+    },
+    signInChallenge: challenge(resolved),
+    databaseHooks: {
+      // Only updates: a credential account created later (set-password) belongs to a user who had no
+      // password, and two-factor needs one to be turned on, so there is no trust to revoke.
+      account: { update: { after: revokeTrust } },
+    },
+    rateLimit: [
+      // Per address; the per-user lockout (5 wrong codes) holds however many addresses guess.
+      { pathMatcher: (path: string) => VERIFY_PATHS.has(path), window: 60, max: 10 },
+      // Each call mails: as strict as core's other mail-sending routes.
+      { pathMatcher: (path: string) => path === '/two-factor/send-otp', window: 60, max: 3 },
+      // Each call checks the password.
+      { pathMatcher: (path: string) => PASSWORD_PATHS.has(path), window: 60, max: 5 },
+    ],
+  })
+}

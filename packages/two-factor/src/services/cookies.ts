@@ -1,0 +1,65 @@
+/**
+ * @module
+ * The plugin's two signed cookies (docs/two-factor.md#trusted-devices), both signed
+ * with core's per-cookie derived keys and carrying their own expiry inside
+ * the signed value (a browser may keep a cookie past its Max-Age):
+ *
+ * - `two_factor` (pending sign-in): the user whose password was right and
+ *   their remember-me choice, for `pendingMaxAge` seconds (10 minutes). It is
+ *   no session: it only lets that browser try a second factor.
+ * - `trust_device`: the user and their current trust version, for 30 days.
+ *   Disabling two-factor deletes the row holding the version; a password
+ *   change or reset replaces it (plugin.ts): every such cookie then fails.
+ */
+import { constantTimeEqual, type EndpointContext } from '@gatehouse/core'
+import { base64url } from 'oslo/encoding'
+
+export const PENDING_COOKIE = 'two_factor'
+export const TRUST_COOKIE = 'trust_device'
+
+type Jar = Pick<EndpointContext, 'cookies' | 'clock'>
+
+function encode(value: object): string {
+  return base64url.encode(new TextEncoder().encode(JSON.stringify(value)), { includePadding: false })
+}
+
+function decode(text: string | null): Record<string, unknown> | null {
+  if (!text) return null
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(base64url.decode(text, { strict: false })))
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null
+  } catch {
+    return null
+  }
+}
+
+export interface PendingSignIn {
+  readonly userId: string
+  readonly rememberMe: boolean
+}
+
+export function setPendingCookie(ctx: Jar, pending: PendingSignIn, maxAge: number): void {
+  const expires = Math.floor(ctx.clock.now().getTime() / 1000) + maxAge
+  ctx.cookies.setSigned(PENDING_COOKIE, encode({ u: pending.userId, r: pending.rememberMe, e: expires }), { maxAge })
+}
+
+/** The pending sign-in of this browser, or null when absent, tampered with or expired. */
+export function readPendingCookie(ctx: Jar): PendingSignIn | null {
+  const value = decode(ctx.cookies.getSigned(PENDING_COOKIE))
+  if (!value || typeof value.u !== 'string' || typeof value.e !== 'number') return null
+  if (value.e * 1000 <= ctx.clock.now().getTime()) return null
+  return { userId: value.u, rememberMe: value.r !== false }
+}
+
+export function setTrustCookie(ctx: Jar, userId: string, trustVersion: string, maxAge: number): void {
+  const expires = Math.floor(ctx.clock.now().getTime() / 1000) + maxAge
+  ctx.cookies.setSigned(TRUST_COOKIE, encode({ u: userId, v: trustVersion, e: expires }), { maxAge })
+}
+
+/** Whether this browser holds a live trust cookie for this user at this trust version. */
+export function isTrustedDevice(ctx: Jar, userId: string, trustVersion: string): boolean {
+  const value = decode(ctx.cookies.getSigned(TRUST_COOKIE))
+  if (!value || typeof value.u !== 'string' || typeof value.v !== 'string' || typeof value.e !== 'number') return false
+  if (value.e * 1000 <= ctx.clock.now().getTime()) return false
+  return value.u === userId && constantTimeEqual(value.v, trustVersion)
+}

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * The two halves of a sign-in with two-factor on (docs/two-factor.md#signing-in).
+ *
+ * `challenge` is core's `signInChallenge` hook on POST /sign-in/email: it
+ * runs after the password was checked and before any session exists. For a
+ * user with two-factor on, and no live trust cookie, it sets the pending
+ * cookie and answers `{ twoFactorRedirect: true }`: core then creates no
+ * session row, sets no session cookie and no cookie-cache entry.
+ *
+ * `completeSignIn` runs once a verify route accepted a code for the pending
+ * user: it creates the session with the remember-me choice made at sign-in,
+ * sets the session cookies, clears the pending cookie and, when asked, sets
+ * the trust cookie.
+ */
+import { AuthError, createSession, publicRow, setSessionCookies, type EndpointContext, type Row, type SignInAttempt, type User } from '@gatehouse/core'
+import { TwoFactorErrors } from '../errors.js'
+import type { ResolvedTwoFactorOptions } from '../options.js'
+import { isTrustedDevice, PENDING_COOKIE, setPendingCookie, setTrustCookie, type PendingSignIn } from './cookies.js'
+import { findTwoFactor, isEnabled } from './state.js'
+
+export function challenge(options: ResolvedTwoFactorOptions) {
+  return async (ctx: EndpointContext, attempt: SignInAttempt) => {
+    if (!isEnabled(attempt.user)) return
+    const row = await findTwoFactor(ctx.db, attempt.user.id)
+    if (row && isTrustedDevice(ctx, attempt.user.id, row.trustVersion)) return
+    setPendingCookie(ctx, { userId: attempt.user.id, rememberMe: attempt.rememberMe }, options.pendingMaxAge)
+    return { twoFactorRedirect: true }
+  }
+}
+
+export interface VerifiedAnswer {
+  readonly status: true
+  /** The new session's token when this call signed the user in; null when a session already existed. */
+  readonly token: string | null
+  readonly user: User
+}
+
+export async function completeSignIn(
+  ctx: EndpointContext,
+  options: ResolvedTwoFactorOptions,
+  pending: PendingSignIn,
+  trustDevice: boolean,
+): Promise<VerifiedAnswer> {
+  const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: pending.userId } })
+  // Deleted since the password step: nothing to sign in to.
+  if (!user) throw new AuthError(TwoFactorErrors.NO_PENDING_SIGN_IN)
+  const session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+  setSessionCookies(ctx, session, { dontRemember: !pending.rememberMe })
+  ctx.cookies.delete(PENDING_COOKIE)
+  if (trustDevice) {
+    const row = await findTwoFactor(ctx.db, user.id)
+    if (row) setTrustCookie(ctx, user.id, row.trustVersion, options.trustDeviceMaxAge)
+  }
+  return { status: true, token: session.token, user: publicRow(ctx.auth.schema, 'user', user) }
+}
