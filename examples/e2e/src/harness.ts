@@ -74,10 +74,17 @@ export interface ExampleServer {
  * const server = await startExampleServer({ env: { SOCIAL_OIDC_ISSUER: issuer, SOCIAL_OIDC_CLIENT_ID: 'app' } })
  * await page.goto(server.url)
  */
-export async function startExampleServer(options: { readonly env?: Readonly<Record<string, string>> } = {}): Promise<ExampleServer> {
+export async function startExampleServer(
+  // A function when a value is known only once the suite runs (a mock's port, started in an earlier beforeAll).
+  options: {
+    readonly env?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>)
+    /** The host name of BASE_URL (the server listens on 127.0.0.1 either way): `localhost` for WebAuthn, which refuses IP addresses. */
+    readonly host?: string
+  } = {},
+): Promise<ExampleServer> {
   const dir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'))
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`
   const mailLog = join(dir, 'mail.jsonl')
   const webhookLog = join(dir, 'webhooks.jsonl')
   const child: ChildProcess = spawn(process.execPath, [SERVER], {
@@ -92,7 +99,7 @@ export async function startExampleServer(options: { readonly env?: Readonly<Reco
       RATE_LIMIT: '0',
       AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
       // More of the server's variables (a social provider's, say).
-      ...options.env,
+      ...(typeof options.env === 'function' ? options.env() : options.env),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

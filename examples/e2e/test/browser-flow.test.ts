@@ -7,10 +7,10 @@
  * A failing step leaves a screenshot in examples/e2e/screenshots/.
  */
 import type { Page } from 'playwright-core'
-import { Webhook } from 'standardwebhooks'
-import { envelope, PRODUCT_ID, subscription } from '../../../packages/billing/test/fixtures/payloads.js'
+import { PRODUCT_ID } from '../../../packages/billing/test/fixtures/payloads.js'
 import { describe, expect, it } from 'vitest'
-import { browserSuite, prerequisites, step, submitSignUp, WEBHOOK_SECRET } from '../src/harness.js'
+import { deliverSubscriptionActive, signedInUserId } from '../src/billing.js'
+import { browserSuite, prerequisites, step, submitSignUp } from '../src/harness.js'
 
 const missing = prerequisites()
 if (missing) console.info(`[e2e] browser tests skipped: ${missing}`)
@@ -44,20 +44,8 @@ describe.skipIf(missing !== null)(`browser end-to-end${missing ? ` (skipped: ${m
     await step(ada, 'ada-subscribes', async () => {
       await ada.getByText('No active subscription.').waitFor()
       // The billing platform tells the server (not the browser) about the payment: a signed webhook.
-      const { user } = (await (await ada.request.get('/api/auth/get-session')).json()) as { user: { id: string } }
-      const body = JSON.stringify(envelope('subscription.active', subscription({ status: 'active', started_at: '2026-01-01T09:00:00.000000Z' }, { external_id: user.id })))
-      const at = new Date()
       const id = 'msg_e2e_subscription_active'
-      const delivered = await fetch(`${suite.server.url}/api/auth/polar/webhooks`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': new Webhook(WEBHOOK_SECRET).sign(id, at, body),
-        },
-        body,
-      })
+      const delivered = await deliverSubscriptionActive(suite.server.url, await signedInUserId(ada), id)
       expect(delivered.status).toBe(200)
       expect(await suite.server.webhooks()).toEqual([{ id, type: 'subscription.active' }])
       await ada.getByRole('button', { name: 'Refresh billing' }).click()

@@ -8,10 +8,13 @@ import { Status, useAction } from './action.js'
 import { client, type SessionData } from './auth-client.js'
 import { ProfilePage, SessionsPage } from './pages/account-pages.js'
 import { AdminPage, ImpersonationBanner, useIsAdmin } from './pages/admin-pages.js'
+import { BillingActions } from './pages/billing-pages.js'
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth-pages.js'
 import { ConsentPage, LoginPage } from './pages/oidc-pages.js'
 import { AcceptInvitationPage, OrganizationsPage } from './pages/organization-pages.js'
+import { SecurityPage } from './pages/security-pages.js'
 import { SOCIAL_ERRORS } from './pages/social.js'
+import { TwoFactorPage } from './pages/two-factor-pages.js'
 import { Link, navigate, useLocation } from './router.js'
 
 /** Error codes the server appends to redirects (docs/accounts.md#email-verification), in words. */
@@ -65,6 +68,9 @@ function Page({ path, query, session }: { path: string; query: URLSearchParams; 
       return <ForgotPasswordPage />
     case '/reset-password':
       return <ResetPasswordPage />
+    // The second step of a sign-in with two-factor on (docs/two-factor.md#signing-in): no session yet.
+    case '/two-factor':
+      return <TwoFactorPage />
   }
   if (!session) return path === '/' ? <Welcome /> : <SignInPage />
   switch (path) {
@@ -74,6 +80,8 @@ function Page({ path, query, session }: { path: string; query: URLSearchParams; 
       return <ProfilePage session={session} />
     case '/sessions':
       return <SessionsPage session={session} />
+    case '/security':
+      return <SecurityPage session={session} />
     case '/organizations':
       return <OrganizationsPage session={session} />
     case '/admin':
@@ -101,7 +109,8 @@ function SignedInNav({ session }: { session: SessionData }) {
           <Link to="/admin">Users</Link>{' '}
         </>
       ) : null}
-      <Link to="/organizations">Organizations</Link> <Link to="/sessions">Sessions</Link> <Link to="/profile">Profile</Link>{' '}
+      <Link to="/organizations">Organizations</Link> <Link to="/sessions">Sessions</Link> <Link to="/security">Security</Link>{' '}
+      <Link to="/profile">Profile</Link>{' '}
       <span className="muted">{session.user.email}</span>{' '}
       <button type="button" onClick={() => void action.run(() => client.signOut(), () => navigate('/'))}>
         Sign out
@@ -158,6 +167,7 @@ function Billing() {
         </ul>
       )}
       {benefits.length > 0 ? <p>Benefits: {benefits.map((benefit) => benefit.benefitType).join(', ')}</p> : null}
+      <BillingActions subscribed={subscriptions.length > 0} />
       <button type="button" onClick={() => void refetch()}>
         Refresh billing
       </button>

@@ -21,6 +21,14 @@ export const BillingErrors = defineErrors({
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: 'You are not a member of this organization' },
   YOU_ARE_NOT_ALLOWED_TO_READ_THIS_BILLING: { status: 403, message: 'You are not allowed to read the billing of this organization' },
   ORGANIZATION_BILLING_IS_NOT_ENABLED: { status: 400, message: 'Organization billing is not enabled' },
+  // Outbound calls (docs/billing.md#outbound-calls): the platform's own error text and the token never reach the client.
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_THIS_BILLING: { status: 403, message: 'You are not allowed to manage the billing of this organization' },
+  BILLING_PLATFORM_NOT_CONFIGURED: { status: 501, message: 'Billing platform access is not configured' },
+  PLATFORM_UNAVAILABLE: { status: 503, message: 'The billing platform is unavailable; try again later' },
+  PLATFORM_BAD_RESPONSE: { status: 502, message: 'The billing platform answered with an error' },
+  PRODUCT_NOT_FOUND: { status: 400, message: 'Product not found' },
+  INVALID_SUCCESS_URL: { status: 403, message: 'Invalid successUrl' },
+  CUSTOMER_NOT_FOUND: { status: 404, message: 'No billing customer yet' },
 })
 
 export type BillingErrorCode = keyof typeof BillingErrors

@@ -28,3 +28,6 @@ export type {
 } from './read/shapes.js'
 export type { Page } from './read/state.js'
 export * from './schemas/index.js'
+export type { CheckoutProduct, OutboundOptions, ResolvedOutbound } from './outbound/options.js'
+export type { PlatformOptions } from './outbound/platform.js'
+export type { CustomerSyncRecord, SyncAction, SyncOutcome } from './outbound/customer-sync.js'

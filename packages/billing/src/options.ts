@@ -8,11 +8,13 @@
  * and admins with the default roles).
  */
 import type { BillingEventHandlers } from './handlers.js'
+import type { EventLogOptions } from './retention.js'
+import { resolveOutbound, type OutboundOptions, type ResolvedOutbound } from './outbound/options.js'
 
 /** Resources and the actions asked for, as the organization plugin's roles grant them. */
 export type PermissionRequest = Readonly<Record<string, readonly string[]>>
 
-export interface BillingOptions {
+export interface BillingOptions extends OutboundOptions {
   readonly webhooks: BillingEventHandlers & {
     /**
      * The endpoint's signing secret (`whsec_...`); several during a rotation.
@@ -43,6 +45,8 @@ export interface BillingOptions {
    * Default `{ permissions: { organization: ['update'] } }`.
    */
   readonly organizationBilling?: false | { readonly permissions?: PermissionRequest }
+  /** Retention of settled events, enforced by `auth.api.cleanup()` (retention.ts). Default: kept forever. */
+  readonly eventLog?: EventLogOptions
 }
 
 export interface ResolvedBillingOptions {
@@ -53,6 +57,8 @@ export interface ResolvedBillingOptions {
   readonly handlers: BillingEventHandlers
   readonly linkCustomersByEmail: boolean
   readonly organizationPermissions: PermissionRequest | null
+  /** Platform access, checkout products, customer sync and usage batching (outbound/options.ts). */
+  readonly outbound: ResolvedOutbound
 }
 
 export const DEFAULT_WEBHOOK_PATH = '/polar/webhooks'
@@ -80,5 +86,6 @@ export function resolveBillingOptions(options: BillingOptions): ResolvedBillingO
     handlers,
     linkCustomersByEmail: options.linkCustomersByEmail ?? false,
     organizationPermissions: organization === false ? null : (organization?.permissions ?? { organization: ['update'] }),
+    outbound: resolveOutbound(options),
   }
 }

@@ -2,11 +2,15 @@
  * @module
  * `billing(options)`: the plugin object (docs/plugins.md). It adds the event
  * log and the mirror tables, the webhook route, the reading routes and the
- * server-only calls. See docs/billing.md.
+ * server-only calls; with platform access, the outbound routes (checkout,
+ * customer portal, usage), the customer-sync table and the user hooks that
+ * feed it (docs/billing.md#outbound-calls). See docs/billing.md.
  */
 import { definePlugin } from '@gatehouse/core'
 import { BillingErrors } from './errors.js'
 import { resolveBillingOptions, type BillingOptions } from './options.js'
+import { eventLogCleanup } from './retention.js'
+import { createOutboundRuntime } from './outbound/runtime.js'
 import { billingEndpoints } from './routes/index.js'
 import { billingSchema } from './schema.js'
 
@@ -27,10 +31,18 @@ import { billingSchema } from './schema.js'
  */
 export function billing(options: BillingOptions) {
   const resolved = resolveBillingOptions(options)
+  const outbound = createOutboundRuntime(resolved)
   return definePlugin({
     id: 'billing',
     schema: billingSchema,
-    endpoints: billingEndpoints(resolved),
+    endpoints: billingEndpoints(resolved, outbound),
     errors: BillingErrors,
+    databaseHooks: outbound.databaseHooks,
+    // Each checkout or portal request costs a platform call that creates a session there: fewer than the default.
+    rateLimit: [{ pathMatcher: (path: string) => path === '/checkout' || path === '/customer/portal', window: 60, max: 10 }],
+    init: (ctx) => outbound.init(ctx),
+    cleanup: eventLogCleanup(options.eventLog),
+    /** Resolves once background customer pushes started so far have finished (tests, graceful shutdown). */
+    idle: () => outbound.idle(),
   })
 }

@@ -143,4 +143,23 @@ export const billingSchema = {
       ...versioned,
     },
   },
+  // Outbound: one row per user whose platform customer must be created, updated or deleted
+  // (outbound/customer-sync.ts). Kept after success, with what was pushed, so a retry is visible.
+  billingCustomerSync: {
+    fields: {
+      referenceId: { type: 'string', unique: true },
+      action: { type: 'string' },
+      status: { type: 'string', index: true },
+      // Bumped by every change; claims and results are conditional on it, so a stale attempt changes nothing.
+      revision: { type: 'number' },
+      attempts: { type: 'number' },
+      nextAttemptAt: { type: 'date', index: true },
+      claimedUntil: optionalDate,
+      lastError: optionalString,
+      email: optionalString,
+      name: optionalString,
+      createdAt: { type: 'date' },
+      updatedAt: { type: 'date' },
+    },
+  },
 } as const satisfies SchemaExtension

@@ -112,3 +112,16 @@ describe('useCustomerState', () => {
     expectTypeOf(fromPlugins.useCustomerState).toBeCallableWith({ initialData: null })
   })
 })
+
+describe('outbound calls', () => {
+  it('checkout and portal answer { url, redirect }; usage.ingest its key; inputs are checked', async () => {
+    const checkout = await fromServer.checkout({ slug: 'pro', metadata: { seats: 3 } })
+    if (!checkout.error) expectTypeOf(checkout.data).toEqualTypeOf<{ url: string; redirect: boolean }>()
+    expectTypeOf(fromServer.checkout).toBeCallableWith({ products: ['prod_1'], referenceId: 'org_1', successUrl: '/done', disableRedirect: true })
+    expectTypeOf(fromServer.portal).toBeCallableWith()
+    const usage = await fromServer.usage.ingest({ event: 'api_call' })
+    if (!usage.error) expectTypeOf(usage.data.idempotencyKey).toEqualTypeOf<string>()
+    // @ts-expect-error an event needs its name
+    void fromServer.usage.ingest({ metadata: {} })
+  })
+})

@@ -20,6 +20,7 @@ import { datesLeftAsText, expectTableMatches } from '../../react/test/routes.js'
 import { billingClient } from '../src/client.js'
 import { billingRoutes } from '../src/client/routes.js'
 import { resolveBillingOptions } from '../src/options.js'
+import { createOutboundRuntime } from '../src/outbound/runtime.js'
 import { billing } from '../src/plugin.js'
 import { billingEndpoints } from '../src/routes/index.js'
 import { billingAuth, deliver, SECRET, type BillingAuth, type TestAuth } from './fixtures/harness.js'
@@ -70,7 +71,8 @@ function datesNotRevived(data: unknown): string[] {
 
 describe('billing route table', () => {
   it('matches the server: the reading routes, paths and methods; not the webhook route, nothing server-only', () => {
-    const endpoints = billingEndpoints(resolveBillingOptions({ webhooks: { secret: SECRET } }))
+    const resolved = resolveBillingOptions({ webhooks: { secret: SECRET } })
+    const endpoints = billingEndpoints(resolved, createOutboundRuntime(resolved))
     expectTableMatches(billingRoutes, endpoints, { polarWebhook: "the billing platform's delivery route, not a browser's" })
     expect(Object.values(billingRoutes.customer).map((route) => route.endpoint)).toEqual([
       'customerState',

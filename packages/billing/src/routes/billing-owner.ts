@@ -8,9 +8,10 @@
  * make, run-time roles included. The organization plugin is optional: it is
  * found among the auth's plugins, not imported.
  */
-import { AuthError, type AuthContext, type Store } from '@gatehouse/core'
+import { AuthError, type AuthContext, type ErrorDefinition, type Store } from '@gatehouse/core'
 import { BillingErrors } from '../errors.js'
 import type { PermissionRequest, ResolvedBillingOptions } from '../options.js'
+import type { OutboundRuntime } from '../outbound/runtime.js'
 import { customerForReference, customerForUser } from '../read/customers.js'
 import type { BillingCustomer } from '../read/shapes.js'
 
@@ -32,6 +33,26 @@ function organizationAuthority(auth: AuthContext): OrganizationAuthority | null 
 }
 
 /**
+ * Checks that `userId` may act on `organizationId`'s billing; throws the
+ * organization plugin's refusal as billing's code (`forbidden` for a member
+ * without the permission).
+ *
+ * @example
+ * await authorizeOrganization({ db, auth }, options, { userId, organizationId }, BillingErrors.YOU_ARE_NOT_ALLOWED_TO_MANAGE_THIS_BILLING)
+ */
+export async function authorizeOrganization(
+  ctx: { readonly db: Store; readonly auth: AuthContext },
+  options: ResolvedBillingOptions,
+  input: { readonly userId: string; readonly organizationId: string },
+  forbidden: ErrorDefinition,
+): Promise<void> {
+  const authority = organizationAuthority(ctx.auth)
+  if (!options.organizationPermissions || !authority) throw new AuthError(BillingErrors.ORGANIZATION_BILLING_IS_NOT_ENABLED)
+  const verdict = await authority.authorize(ctx.db, { ...input, permissions: options.organizationPermissions })
+  if (!verdict.ok) throw new AuthError(verdict.reason === 'not-member' ? BillingErrors.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION : forbidden)
+}
+
+/**
  * @example
  * const customer = await billingOwner({ db, auth }, options, { userId: session.user.id, referenceId: query.referenceId })
  */
@@ -42,13 +63,28 @@ export async function billingOwner(
 ): Promise<BillingCustomer | null> {
   const { userId, referenceId } = input
   if (referenceId === undefined || referenceId === userId) return customerForUser(ctx.db, userId, { linkByEmail: options.linkCustomersByEmail })
-  const authority = organizationAuthority(ctx.auth)
-  if (!options.organizationPermissions || !authority) throw new AuthError(BillingErrors.ORGANIZATION_BILLING_IS_NOT_ENABLED)
-  const verdict = await authority.authorize(ctx.db, { organizationId: referenceId, userId, permissions: options.organizationPermissions })
-  if (!verdict.ok) {
-    throw new AuthError(
-      verdict.reason === 'not-member' ? BillingErrors.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION : BillingErrors.YOU_ARE_NOT_ALLOWED_TO_READ_THIS_BILLING,
-    )
-  }
+  await authorizeOrganization(ctx, options, { userId, organizationId: referenceId }, BillingErrors.YOU_ARE_NOT_ALLOWED_TO_READ_THIS_BILLING)
   return customerForReference(ctx.db, referenceId)
+}
+
+/**
+ * Whose billing a managing route (checkout, customer portal) acts on, as an
+ * external customer id: `referenceId` when it names another than the user,
+ * once the user may manage that organization's billing; otherwise the user,
+ * whose customer still owed to the platform is pushed first so the platform
+ * finds it (docs/billing.md#outbound-calls).
+ *
+ * @example
+ * const referenceId = await managedReference({ db, auth }, options, outbound, { userId: user.id, referenceId: body.referenceId })
+ */
+export async function managedReference(
+  ctx: { readonly db: Store; readonly auth: AuthContext },
+  options: ResolvedBillingOptions,
+  outbound: Pick<OutboundRuntime, 'syncBefore'>,
+  input: { readonly userId: string; readonly referenceId?: string | undefined },
+): Promise<string> {
+  const { userId, referenceId = userId } = input
+  if (referenceId !== userId) await authorizeOrganization(ctx, options, { userId, organizationId: referenceId }, BillingErrors.YOU_ARE_NOT_ALLOWED_TO_MANAGE_THIS_BILLING)
+  else await outbound.syncBefore(ctx.auth, userId)
+  return referenceId
 }

@@ -1,0 +1,78 @@
+/**
+ * @module
+ * The outbound options of `billing(options)` (docs/billing.md#outbound-calls):
+ * platform access, customers created on sign-up, checkout products by slug,
+ * and usage batching. Without `platform`, every outbound route answers
+ * `BILLING_PLATFORM_NOT_CONFIGURED` and the webhook and reading routes work
+ * as before.
+ */
+import type { PlatformOptions } from './platform.js'
+
+export interface CheckoutProduct {
+  readonly productId: string
+  readonly slug: string
+}
+
+export interface OutboundOptions {
+  /** Access to the platform's API. */
+  readonly platform?: PlatformOptions
+  /** Create the platform customer (external id = user id) once a sign-up commits. Default false. */
+  readonly createCustomerOnSignUp?: boolean
+  /**
+   * What happens to a deleted user's customer: `delete` (default) deletes it on the
+   * platform by external id, anonymized, which ends its subscriptions; `keep` leaves it.
+   */
+  readonly onUserDeleted?: 'delete' | 'keep'
+  readonly checkout?: {
+    /** Products a checkout may name by slug. */
+    readonly products?: readonly CheckoutProduct[]
+    /** Where the platform sends the buyer after paying, when the request names none. */
+    readonly successUrl?: string
+    /** Refuse checkouts without a session (401). Default true. */
+    readonly authenticatedUsersOnly?: boolean
+  }
+  readonly usage?: {
+    /** How long ingested events wait for others before one call sends them all. Default 200 ms. */
+    readonly batchWindowMs?: number
+    /** At most this many events per call; a full batch is sent at once. Default 100. */
+    readonly maxBatchSize?: number
+  }
+}
+
+export interface ResolvedOutbound {
+  readonly platform: PlatformOptions | null
+  readonly createCustomerOnSignUp: boolean
+  readonly onUserDeleted: 'delete' | 'keep'
+  readonly products: ReadonlyMap<string, string>
+  readonly successUrl: string | undefined
+  readonly authenticatedUsersOnly: boolean
+  readonly batchWindowMs: number
+  readonly maxBatchSize: number
+}
+
+/**
+ * @example
+ * resolveOutbound({ platform: { accessToken }, checkout: { products: [{ productId, slug: 'pro' }] } }).products.get('pro')
+ */
+export function resolveOutbound(options: OutboundOptions): ResolvedOutbound {
+  const platform = options.platform && options.platform.accessToken !== '' ? options.platform : null
+  if (options.createCustomerOnSignUp && !platform) throw new Error('billing: createCustomerOnSignUp needs platform.accessToken')
+  const products = new Map<string, string>()
+  for (const { slug, productId } of options.checkout?.products ?? []) {
+    if (products.has(slug)) throw new Error(`billing: checkout product slug ${JSON.stringify(slug)} is listed twice`)
+    products.set(slug, productId)
+  }
+  const batchWindowMs = options.usage?.batchWindowMs ?? 200
+  const maxBatchSize = options.usage?.maxBatchSize ?? 100
+  if (!(batchWindowMs >= 0) || !(maxBatchSize >= 1)) throw new Error('billing: usage.batchWindowMs must be >= 0 and usage.maxBatchSize >= 1')
+  return {
+    platform,
+    createCustomerOnSignUp: options.createCustomerOnSignUp ?? false,
+    onUserDeleted: options.onUserDeleted ?? 'delete',
+    products,
+    successUrl: options.checkout?.successUrl,
+    authenticatedUsersOnly: options.checkout?.authenticatedUsersOnly ?? true,
+    batchWindowMs,
+    maxBatchSize,
+  }
+}
