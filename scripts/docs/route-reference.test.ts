@@ -9,6 +9,8 @@ import { coreEndpoints } from '../../packages/core/src/routes/index.js'
 import { oidcProvider } from '../../packages/oidc-provider/src/index.js'
 import { magicLink } from '../../packages/magic-link/src/index.js'
 import { admin } from '../../packages/admin/src/index.js'
+import { passkey } from '../../packages/passkey/src/index.js'
+import { twoFactor } from '../../packages/two-factor/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -37,6 +39,16 @@ const sections = [
     '@gatehouse/oidc-provider',
     oidcProvider({ loginPage: '/login', consentPage: '/consent' }),
     'OAuth routes take form or JSON bodies and answer OAuth errors (`{ error, error_description }`); authorize and end-session answer with redirects. See docs/oidc-provider.md.',
+  ),
+  pluginSection(
+    '@gatehouse/passkey',
+    passkey(),
+    'Options and verify routes are the two halves of a WebAuthn ceremony, tied by a signed challenge cookie (docs/passkeys.md#challenges).',
+  ),
+  pluginSection(
+    '@gatehouse/two-factor',
+    twoFactor(),
+    'The verify routes and send-otp act for the pending sign-in of the browser (its `two_factor` cookie) or else the signed-in user (docs/two-factor.md#signing-in).',
   ),
 ]
 

@@ -9,7 +9,8 @@
  * `/api/auth/.well-known/openid-configuration`; the app's `/login` and
  * `/consent` pages; clients registered by signed-in users; PKCE S256), and
  * the admin plugin (admins from ADMIN_EMAILS once verified: admins.ts), on the
- * embedded SQLite database, and magic-link sign-in. Every mail goes to the outbox (mailer.ts); every
+ * embedded SQLite database, and magic-link sign-in, and two-factor (TOTP, emailed codes, backup codes).
+ * Every mail goes to the outbox (mailer.ts); every
  * applied billing event to WEBHOOK_LOG.
  */
 import { randomBytes } from 'node:crypto'
@@ -19,8 +20,11 @@ import { createAuth, type Store } from '@gatehouse/core'
 import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
+import { passkey } from '@gatehouse/passkey'
+import { twoFactor } from '@gatehouse/two-factor'
 import { adminEmailHooks } from './admins.js'
 import type { ServerConfig } from './config.js'
+import { sqliteStores, type ExampleStores } from './database.js'
 import type { JsonLines } from './json-lines.js'
 import type { Mailer } from './mailer.js'
 
@@ -29,20 +33,22 @@ import type { Mailer } from './mailer.js'
  * const auth = createExampleAuth(readConfig(process.env), createMailer({ logFile: undefined, print: console.log }))
  * await runMigrations(auth)
  */
-export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookLog?: JsonLines) {
+export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookLog?: JsonLines, stores: ExampleStores = sqliteStores(config)) {
   const auth = createAuth({
     appName: 'Gatehouse example',
     baseURL: config.baseURL,
     basePath: '/api/auth',
     secret: config.secret,
     production: config.production,
-    database: config.databasePath,
+    // SQLite by default; PostgreSQL/MySQL and Redis from DATABASE_URL and REDIS_URL (database.ts, docs/deployment.md).
+    database: stores.database,
+    secondaryStorage: stores.secondaryStorage,
     trustedOrigins: config.trustedOrigins,
-    rateLimit: { enabled: config.rateLimit },
+    rateLimit: { enabled: config.rateLimit, storage: stores.rateLimitStorage },
     // toNodeHandler appends the socket peer to X-Forwarded-For as one more hop, so N proxies make N + 1
     // trusted entries; with none, the client is the peer (docs/rate-limits.md#behind-a-reverse-proxy).
     advanced: { ipAddress: { trustedProxyCount: config.trustProxy + 1 } },
-    session: { cookieCache: { enabled: config.cookieCache, maxAge: 300 } },
+    session: { cookieCache: { enabled: config.cookieCache, maxAge: config.cookieCacheMaxAge ?? 300 } },
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -96,6 +102,21 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
             if (!replayed) await webhookLog?.append({ id: webhookId, type: event.type })
           },
         },
+        // Outbound calls (checkout, portal, usage, customers on sign-up) only with POLAR_ACCESS_TOKEN.
+        ...(config.billingPlatform
+          ? {
+              platform: {
+                accessToken: config.billingPlatform.accessToken,
+                server: config.billingPlatform.server,
+                ...(config.billingPlatform.serverURL ? { serverURL: config.billingPlatform.serverURL } : {}),
+              },
+              createCustomerOnSignUp: true,
+              checkout: {
+                products: config.billingPlatform.products,
+                successUrl: config.billingPlatform.successUrl ?? `${config.baseURL}/?checkout=success`,
+              },
+            }
+          : {}),
       }),
       oidcProvider({
         // Pages of the React app: /login resumes the authorization after sign-in, /consent asks the user.
@@ -112,6 +133,16 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       magicLink({
         sendMagicLink: ({ email, url, token }) => mailer.send({ type: 'magic-link', to: email, subject: 'Your sign-in link', url, token }),
       }),
+      // /api/auth/two-factor/*: TOTP, backup codes, trusted devices (docs/two-factor.md); emailed codes go out as
+      // MAIL_LOG type "two-factor" with the code in `otp` and the app's /two-factor page as `url`.
+      twoFactor({
+        otpOptions: {
+          sendOTP: ({ user, otp }) =>
+            mailer.send({ type: 'two-factor', to: user.email, subject: 'Your sign-in code', url: `${config.baseURL}/two-factor`, otp }),
+        },
+      }),
+      // /api/auth/passkey/*: register, list, rename, delete passkeys and sign in with one (docs/passkeys.md).
+      passkey({ rpID: new URL(config.baseURL).hostname, rpName: 'Gatehouse example', origin: new URL(config.baseURL).origin }),
     ],
   })
   return auth

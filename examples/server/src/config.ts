@@ -14,10 +14,31 @@ export interface ServerConfig {
   /** True when AUTH_SECRET was not set and the development secret is in use. */
   readonly secretIsDevelopmentDefault: boolean
   readonly production: boolean
-  /** The SQLite file (created, with its directory, at start). */
+  /** The SQLite file (created, with its directory, at start) when DATABASE_URL is unset. */
   readonly databasePath: string
+  /**
+   * DATABASE_URL: PostgreSQL (`postgres://`) or MySQL/MariaDB (`mysql://`) instead of SQLite,
+   * for several processes or machines (docs/deployment.md). Undefined: SQLite at `databasePath`.
+   */
+  readonly databaseUrl?: string | undefined
+  /** REDIS_URL: secondary storage for sessions and rate limits (docs/deployment.md#what-each-store-holds). */
+  readonly redisUrl?: string | undefined
+  /** REDIS_KEY_PREFIX: prepended to every Redis key; undefined means `gatehouse:`. */
+  readonly redisKeyPrefix?: string | undefined
+  /** COOKIE_CACHE_MAX_AGE in seconds: the cookie cache's lifetime; undefined means 300. */
+  readonly cookieCacheMaxAge?: number | undefined
+  /** WORKERS: processes serving one port (node:cluster); undefined means one, no cluster. */
+  readonly workers?: number | undefined
+  /** SHUTDOWN_TIMEOUT in ms: how long SIGTERM waits for requests in flight; undefined means 10 s. */
+  readonly shutdownTimeoutMs?: number | undefined
   readonly trustedOrigins: readonly string[]
   readonly billingWebhookSecret: string | undefined
+  /**
+   * POLAR_ACCESS_TOKEN, POLAR_SERVER (`production` or `sandbox`), POLAR_SERVER_URL, POLAR_PRODUCTS
+   * (`slug=productId,…`), POLAR_SUCCESS_URL: the billing plugin's outbound calls (docs/billing.md#outbound-calls).
+   * Undefined without a token: checkout, portal and usage answer 501; webhooks and reading work as before.
+   */
+  readonly billingPlatform?: BillingPlatformConfig | undefined
   /** Session cookie cache with a 300 s lifetime. */
   readonly cookieCache: boolean
   readonly rateLimit: boolean
@@ -37,6 +58,33 @@ export interface ServerConfig {
    * generic OpenID Connect provider `oidc` from `SOCIAL_OIDC_*` (docs/social.md#providers).
    */
   readonly socialProviders: SocialProviders
+}
+
+export interface BillingPlatformConfig {
+  readonly accessToken: string
+  readonly server: 'production' | 'sandbox'
+  readonly serverURL: string | undefined
+  readonly products: ReadonlyArray<{ readonly slug: string; readonly productId: string }>
+  readonly successUrl: string | undefined
+}
+
+function billingPlatform(env: Env): BillingPlatformConfig | undefined {
+  const accessToken = value(env, 'POLAR_ACCESS_TOKEN')
+  if (accessToken === undefined) return undefined
+  const server = value(env, 'POLAR_SERVER') ?? 'production'
+  if (server !== 'production' && server !== 'sandbox') throw new ConfigError('POLAR_SERVER must be production or sandbox')
+  const serverURL = value(env, 'POLAR_SERVER_URL')
+  if (serverURL !== undefined) origin('POLAR_SERVER_URL', serverURL)
+  const products = (value(env, 'POLAR_PRODUCTS') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [slug, productId, extra] = entry.split('=').map((part) => part.trim())
+      if (!slug || !productId || extra !== undefined) throw new ConfigError(`POLAR_PRODUCTS: expected slug=productId, got ${JSON.stringify(entry)}`)
+      return { slug, productId }
+    })
+  return { accessToken, server, serverURL, products, successUrl: value(env, 'POLAR_SUCCESS_URL') }
 }
 
 /** The named providers the server can enable, by id; `<ID>` in the variable names is the id in capitals. */
@@ -209,6 +257,54 @@ function socialProviders(env: Env): SocialProviders {
 }
 
 /**
+ * The scheme alone goes into the message: the rest of a database or Redis URL
+ * usually carries a password, and configuration errors end up in logs.
+ */
+function serviceUrl(env: Env, name: string, schemes: readonly string[], hint: string): string | undefined {
+  const raw = value(env, name)
+  if (raw === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${hint})`)
+  }
+  if (!schemes.includes(url.protocol)) throw new ConfigError(`${name} must be a ${hint} URL, got scheme "${url.protocol}"`)
+  return raw
+}
+
+function boundedInteger(env: Env, name: string, min: number, max: number, meaning: string): number | undefined {
+  const raw = value(env, name)
+  if (raw === undefined) return undefined
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be ${meaning}, a whole number from ${min} to ${max}, got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+/** DATABASE_URL, REDIS_URL, WORKERS and SHUTDOWN_TIMEOUT: running several processes (docs/deployment.md). */
+function deployment(env: Env) {
+  const databaseUrl = serviceUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'mysql:'], 'postgres:// or mysql://')
+  const workers = boundedInteger(env, 'WORKERS', 1, 256, 'the number of server processes')
+  // Each process would open its own SQLite file handle and keep its own rate-limit counters in memory:
+  // several processes need a database server (docs/deployment.md#several-processes).
+  if (workers !== undefined && workers > 1 && databaseUrl === undefined) {
+    throw new ConfigError(`WORKERS=${workers} needs DATABASE_URL (PostgreSQL or MySQL): SQLite serves one process`)
+  }
+  // A revoked session stays usable on other processes until its cached cookie expires (docs/deployment.md#sessions-and-the-cookie-cache).
+  const cookieCacheMaxAge = boundedInteger(env, 'COOKIE_CACHE_MAX_AGE', 1, 86_400, 'the cookie cache lifetime in seconds')
+  const timeout = boundedInteger(env, 'SHUTDOWN_TIMEOUT', 1, 600, 'the seconds SIGTERM waits for requests in flight')
+  return {
+    databaseUrl,
+    redisUrl: serviceUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], 'redis:// or rediss://'),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX === undefined || env.REDIS_KEY_PREFIX === '' ? undefined : env.REDIS_KEY_PREFIX,
+    cookieCacheMaxAge,
+    workers,
+    shutdownTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
+  }
+}
+
+/**
  * @example
  * const config = readConfig(process.env)
  * config.baseURL // 'http://127.0.0.1:3000' unless BASE_URL or PORT say otherwise
@@ -237,6 +333,7 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     databasePath: resolve(cwd, value(env, 'DATABASE_PATH') ?? './data/gatehouse.db'),
     trustedOrigins,
     billingWebhookSecret: value(env, 'BILLING_WEBHOOK_SECRET'),
+    billingPlatform: billingPlatform(env),
     cookieCache: value(env, 'COOKIE_CACHE') === '1',
     rateLimit: value(env, 'RATE_LIMIT') !== '0',
     trustProxy: trustProxy(env),
@@ -249,5 +346,6 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
         .filter(Boolean),
     ),
     socialProviders: socialProviders(env),
+    ...deployment(env),
   }
 }

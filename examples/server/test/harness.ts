@@ -43,19 +43,22 @@ export function cookiesOf(response: Response): string {
 
 /** A same-origin request to `server`, no redirects followed; `json` makes it a JSON POST. */
 export function caller(server: () => RunningServer) {
-  return (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => {
-    const { url } = server()
-    const headers = new Headers(init.headers)
-    headers.set('origin', url)
-    if (init.cookie) headers.set('cookie', init.cookie)
-    if (init.json !== undefined) headers.set('content-type', 'application/json')
-    return fetch(`${url}${path}`, {
-      ...init,
-      headers,
-      redirect: 'manual',
-      ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
-    })
-  }
+  return (path: string, init: RequestInit & { json?: unknown; cookie?: string } = {}) => sameOriginFetch(server().url, path, init)
+}
+
+/** A request to `url` from its own origin, no redirects followed; `json` makes it a JSON POST; `ip` is the client behind a proxy. */
+export function sameOriginFetch(url: string, path: string, init: RequestInit & { json?: unknown; cookie?: string; ip?: string } = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('origin', url)
+  if (init.cookie) headers.set('cookie', init.cookie)
+  if (init.ip) headers.set('x-forwarded-for', init.ip)
+  if (init.json !== undefined) headers.set('content-type', 'application/json')
+  return fetch(`${url}${path}`, {
+    ...init,
+    headers,
+    redirect: 'manual',
+    ...(init.json !== undefined ? { method: 'POST', body: JSON.stringify(init.json) } : {}),
+  })
 }
 
 export const builtMain = fileURLToPath(new URL('../dist/main.js', import.meta.url))

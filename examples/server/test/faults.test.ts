@@ -1,0 +1,174 @@
+/**
+ * Store failures over real processes (docs/deployment.md#when-a-store-is-down):
+ * a private Redis killed and restarted, and PostgreSQL cut and refused
+ * through a TCP proxy. Nothing answers 500; the database's absence is a 503
+ * with Retry-After; a multi-step write cut mid-way leaves no partial rows;
+ * everything recovers by itself. The shared services are never touched.
+ * Skipped without GATEHOUSE_TEST_POSTGRES_URL.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { privateRedis, tcpProxy, type PrivateRedis, type TcpProxy } from './faults-helpers.js'
+import { freshPostgres, nextIp, PASSWORD, services, signUp, startProcess, type ServerProcess, type TestDatabase } from './multi-process-harness.js'
+
+const enabled = Boolean(services.postgres)
+if (!enabled) console.log('skipped  fault suite: GATEHOUSE_TEST_POSTGRES_URL is not set')
+// The Redis fault runs a private redis-server, never the shared one.
+const redisServer = spawnSync('redis-server', ['--version']).status === 0
+if (enabled && !redisServer) console.log('skipped  Redis fault test: redis-server is not on PATH')
+
+async function until(check: () => Promise<boolean>, seconds: number): Promise<boolean> {
+  const deadline = performance.now() + seconds * 1000
+  while (performance.now() < deadline) {
+    if (await check()) return true
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return false
+}
+
+describe.skipIf(!enabled)('faults over processes', () => {
+  let dir = ''
+  let db: TestDatabase
+  let servers: ServerProcess[] = []
+  let redis: PrivateRedis | undefined
+  let proxy: TcpProxy | undefined
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-faults-'))
+    db = await freshPostgres(services.postgres ?? '')
+  })
+  afterEach(async (context) => {
+    // A failure says more with what the servers printed.
+    if (context.task.result?.state === 'fail') for (const server of servers) console.log(server.run.output())
+    await Promise.all(servers.map((server) => server.stop()))
+    servers = []
+    await redis?.kill().catch(() => undefined)
+    redis = undefined
+    await proxy?.close()
+    proxy = undefined
+  })
+  afterAll(async () => {
+    await db?.drop()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  const getSession = (server: ServerProcess, cookie: string) => server.call('/api/auth/get-session', { cookie })
+  const signIn = (server: ServerProcess, email: string, ip = nextIp()) => server.call('/api/auth/sign-in/email', { json: { email, password: PASSWORD }, ip })
+
+  it.skipIf(!redisServer)('Redis killed: sessions are read from the database, credential routes fail closed with 503, nothing answers 500, and it recovers', async () => {
+    redis = await privateRedis()
+    const env = { DATABASE_URL: db.url, REDIS_URL: redis.url }
+    // One after the other: the first migrates the empty database (starting together is multi-process.test.ts's).
+    servers = [await startProcess(env), await startProcess(env)]
+    const [a, b] = servers as [ServerProcess, ServerProcess]
+    const email = `redis-down-${Date.now()}@example.com`
+    const { cookie } = await signUp(a, email)
+    expect(((await (await getSession(b, cookie)).json()) as { user: { email: string } }).user.email).toBe(email)
+
+    await redis.kill()
+    const statuses: number[] = []
+    for (const server of servers) {
+      const session = await getSession(server, cookie)
+      statuses.push(session.status)
+      expect(session.status).toBe(200)
+      expect(((await session.json()) as { user: { email: string } } | null)?.user.email).toBe(email)
+      const credential = await signIn(server, email)
+      statuses.push(credential.status)
+      // docs/rate-limits.md: a credential route whose counter cannot be read is refused, not let through unlimited.
+      expect(credential.status).toBe(503)
+      expect(Number(credential.headers.get('retry-after'))).toBeGreaterThan(0)
+      const ok = await server.call('/api/auth/ok')
+      statuses.push(ok.status)
+      expect(ok.status).toBe(200)
+    }
+    expect(statuses.filter((status) => status >= 500 && status !== 503)).toEqual([])
+
+    await redis.start()
+    // ioredis reconnects by itself; no restart of the servers.
+    expect(await until(async () => (await signIn(a, email)).status === 200, 15)).toBe(true)
+    expect((await signIn(b, email)).status).toBe(200)
+    expect((await getSession(b, cookie)).status).toBe(200)
+  })
+
+  it('PostgreSQL refused: 503 with Retry-After, never 500, and the pool recovers when it is back', async () => {
+    proxy = await tcpProxy({ host: new URL(services.postgres ?? '').hostname, port: Number(new URL(services.postgres ?? '').port || 5432) })
+    const viaProxy = new URL(db.url)
+    viaProxy.port = String(proxy.port)
+    servers = [await startProcess({ DATABASE_URL: viaProxy.toString() }), await startProcess({ DATABASE_URL: viaProxy.toString() })]
+    const [a, b] = servers as [ServerProcess, ServerProcess]
+    const email = `pg-down-${Date.now()}@example.com`
+    const { cookie } = await signUp(a, email)
+
+    await proxy.drop()
+    for (const server of servers) {
+      for (const response of [await getSession(server, cookie), await signIn(server, email)]) {
+        expect(response.status).toBe(503)
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+      }
+    }
+
+    await proxy.restore()
+    expect(await until(async () => (await getSession(a, cookie)).status === 200, 15)).toBe(true)
+    expect(((await (await getSession(b, cookie)).json()) as { user: { email: string } }).user.email).toBe(email)
+    expect((await signIn(b, email)).status).toBe(200)
+  })
+
+  /**
+   * Twenty sign-ups on one server whose scrypt hashes queue on one thread, and `cut` over and over while they
+   * run until all have answered: some are writing, some still hashing. Each answers 200 or 503; every stored user has its account.
+   */
+  async function signUpsUnderCuts(server: ServerProcess, label: string, cut: () => Promise<void>): Promise<void> {
+    const stamp = Date.now()
+    const emails = Array.from({ length: 20 }, (_, index) => `${label}-${stamp}-${index}@example.com`)
+    let pending = emails.length
+    const signUps = emails.map((email) =>
+      server.call('/api/auth/sign-up/email', { json: { email, password: PASSWORD, name: 'Cut' }, ip: nextIp() }).finally(() => {
+        pending -= 1
+      }),
+    )
+    // Cut again and again until every sign-up has answered: a cut that finds the pool idle costs nothing,
+    // so only cutting through the whole run makes sure some land inside a write.
+    while (pending > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 15))
+      await cut()
+    }
+    const statuses = (await Promise.all(signUps)).map((response) => response.status)
+    expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([])
+    const rows = await db.query<{ email: string; accounts: string }>(
+      `select u.email, (select count(*) from account c where c."userId" = u.id) as accounts from "user" u where u.email like $1`,
+      [`${label}-${stamp}-%`],
+    )
+    // All or nothing: a user row always has its credential account.
+    expect(rows.filter((row) => Number(row.accounts) !== 1)).toEqual([])
+    const stored = new Set(rows.map((row) => row.email))
+    for (const [index, email] of emails.entries()) if (statuses[index] === 200) expect(stored.has(email), email).toBe(true)
+    // The fault did land on requests (else this would test nothing): those answered 503, not 500.
+    expect(statuses).toContain(503)
+  }
+
+  it('PostgreSQL connections killed with pg_terminate_backend in the middle of sign-ups: 200 or 503, no partial rows, then it serves again', async () => {
+    servers = [await startProcess({ DATABASE_URL: db.url, UV_THREADPOOL_SIZE: '1' })]
+    const [a] = servers as [ServerProcess]
+    const { cookie } = await signUp(a, `terminate-${Date.now()}@example.com`)
+    // Only this test's database: the connections of its own server (and of the inspection pool, which reconnects).
+    const terminate = async () => {
+      await db.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
+    }
+    await signUpsUnderCuts(a, 'terminate', terminate)
+    expect((await getSession(a, cookie)).status).toBe(200)
+  })
+
+  it('connections cut at the TCP level in the middle of sign-ups: each answers 200 or 503, and no user is left without its account', async () => {
+    proxy = await tcpProxy({ host: new URL(services.postgres ?? '').hostname, port: Number(new URL(services.postgres ?? '').port || 5432) })
+    const viaProxy = new URL(db.url)
+    viaProxy.port = String(proxy.port)
+    servers = [await startProcess({ DATABASE_URL: viaProxy.toString(), UV_THREADPOOL_SIZE: '1' })]
+    const [a] = servers as [ServerProcess]
+    const cutting = proxy
+    await signUpsUnderCuts(a, 'cut', async () => cutting.cut())
+
+  })
+})
