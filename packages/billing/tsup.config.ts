@@ -1,13 +1,4 @@
 import { defineConfig } from 'tsup'
+import { packageBuild } from '../../tsup.package.js'
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', client: 'src/client.ts' },
-  format: ['esm', 'cjs'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  splitting: true,
-  treeshake: true,
-  external: ['@gatehouse/core', '@gatehouse/organization', '@gatehouse/react'],
-})
+export default defineConfig(packageBuild({ index: 'src/index.ts', client: 'src/client.ts' }, ['@gatehouse/core', '@gatehouse/organization', '@gatehouse/react']))

@@ -5,11 +5,11 @@
  * client expects (Dates revived), errors keep the catalogue's code, and
  * impersonating reloads the session the page sees.
  */
-import { createAuthClient, type CallResult } from '@gatehouse/react'
+import { createAuthClient } from '@gatehouse/react'
 import { describe, expect, it } from 'vitest'
 import { BASE } from '../../core/test/helpers.js'
 import { browser, type Browser } from '../../react/test/browser.js'
-import { datesLeftAsText, expectTableMatches } from '../../react/test/routes.js'
+import { expectTableMatches, routeTour } from '../../react/test/routes.js'
 import { adminClient } from '../src/client.js'
 import { adminRoutes } from '../src/client/routes.js'
 import { resolveAdminOptions } from '../src/options.js'
@@ -40,13 +40,7 @@ describe('every admin route answers the shape the client expects', () => {
     const auth = adminAuth()
     const tab = browser(auth)
     const root = clientOf(auth, tab)
-    const answers: Array<[string, unknown]> = []
-    const ok = async <T>(name: string, call: Promise<CallResult<T>>): Promise<T> => {
-      const result = await call
-      expect(result.error, name).toBeNull()
-      answers.push([name, result.data])
-      return result.data as T
-    }
+    const { ok, expectComplete } = routeTour()
     const signedUp = await ok('signUp.email', root.signUp.email({ name: 'Root', email: email(), password: PASSWORD }))
     await makeAdmin(auth, signedUp.user.id)
 
@@ -77,9 +71,7 @@ describe('every admin route answers the shape the client expects', () => {
     expect(await ok('hasPermission', root.admin.hasPermission({ permissions: { user: ['ban'] } }))).toEqual({ success: true })
     await ok('removeUser', root.admin.removeUser({ userId: created.user.id }))
 
-    for (const [name, data] of answers) expect(datesLeftAsText(data), name).toEqual([])
-    const called = new Set(answers.map(([name]) => name))
-    expect(Object.keys(adminRoutes.admin).filter((name) => !called.has(name))).toEqual([])
+    expectComplete(Object.keys(adminRoutes.admin))
   })
 
   it('errors keep the plugin catalogue code', async () => {

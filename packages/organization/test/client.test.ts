@@ -11,7 +11,7 @@ import { createElement, type ReactElement } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BASE } from '../../core/test/helpers.js'
 import { browser, type Browser } from '../../react/test/browser.js'
-import { datesLeftAsText, expectTableMatches } from '../../react/test/routes.js'
+import { expectTableMatches, routeTour } from '../../react/test/routes.js'
 import { organizationClient } from '../src/client.js'
 import { organizationRoutes } from '../src/client/routes.js'
 import { resolveOptions } from '../src/options.js'
@@ -49,13 +49,7 @@ describe('every organization route answers the shape the client expects', () => 
     const auth = orgAuth({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } })
     const owner = clientOf(auth, browser(auth))
     const guest = clientOf(auth, browser(auth))
-    const answers: Array<[string, unknown]> = []
-    const ok = async <T>(name: string, call: Promise<CallResult<T>>): Promise<T> => {
-      const result = await call
-      expect(result.error, name).toBeNull()
-      answers.push([name, result.data])
-      return result.data as T
-    }
+    const { ok, expectComplete } = routeTour()
 
     await owner.signUp.email({ name: 'Owner', email: email(), password: PASSWORD })
     const guestEmail = email()
@@ -109,10 +103,7 @@ describe('every organization route answers the shape the client expects', () => 
     await ok('removeMember', owner.organization.removeMember({ memberIdOrEmail: guestEmail }))
     await ok('delete', owner.organization.delete({ organizationId: beta.id }))
 
-    for (const [name, data] of answers) expect(datesLeftAsText(data), name).toEqual([])
-    const called = new Set(answers.map(([name]) => name))
-    const routed = Object.keys(organizationRoutes.organization)
-    expect(routed.filter((name) => !called.has(name))).toEqual([])
+    expectComplete(Object.keys(organizationRoutes.organization))
   })
 
   it('errors keep the plugin catalogue code', async () => {

@@ -7,10 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { coreEndpoints } from '../../core/src/routes/index.js'
 import { coreRoutes } from '../src/client/core-routes.js'
 import { createAuthClient } from '../src/client/index.js'
-import type { CallResult } from '../src/client/errors.js'
 import { browser } from './browser.js'
 import { BASE, email, PASSWORD, setup } from './fixtures.js'
-import { datesLeftAsText, expectTableMatches } from './routes.js'
+import { expectTableMatches, routeTour } from './routes.js'
 
 describe('core route table', () => {
   it('matches the server: paths, methods, and no server-only endpoint', () => {
@@ -33,13 +32,7 @@ describe('every core route answers the shape the client expects', () => {
     const client = createAuthClient<typeof server>({ baseURL: BASE, fetch: context.browser.fetch })
     const otherBrowser = browser(server)
     const other = createAuthClient<typeof server>({ baseURL: BASE, fetch: otherBrowser.fetch })
-    const answers: Array<[string, CallResult<unknown>]> = []
-    const ok = async <T>(name: string, call: Promise<CallResult<T>>): Promise<T> => {
-      const result = await call
-      answers.push([name, result])
-      expect(result.error, name).toBeNull()
-      return result.data as T
-    }
+    const { ok, expectComplete, answers } = routeTour()
 
     const address = email()
     await ok('signUp.email', client.signUp.email({ name: 'Ada', email: address, password: PASSWORD, seats: 2, birthday: new Date(0) }))
@@ -84,7 +77,7 @@ describe('every core route answers the shape the client expects', () => {
     // A deletion link is mailed only when deletion mails are configured, and acts only for its signed-in owner.
     expect((await client.deleteUserCallback({ token: 'unknown' })).error).toEqual({ status: 401, code: 'UNAUTHORIZED', message: 'Unauthorized' })
 
-    for (const [name, result] of answers) expect(datesLeftAsText(result.data, 'response', ['birthday']), name).toEqual([])
+    expectComplete([], ['birthday'])
     expect(answers.length).toBeGreaterThanOrEqual(18)
   })
 })

@@ -4,6 +4,7 @@
  */
 import type { AnyEndpoint } from '@gatehouse/core'
 import { expect } from 'vitest'
+import type { CallResult } from '../src/client/errors.js'
 import { isRoute, type ClientRoute, type RouteTable } from '../src/client/route.js'
 
 /** Every route of a table with the name users call it by. */
@@ -49,4 +50,33 @@ export function datesLeftAsText(value: unknown, path = 'response', allowed: read
     return Object.entries(value).flatMap(([key, item]) => datesLeftAsText(item, `${path}.${key}`, allowed))
   }
   return []
+}
+
+/**
+ * A walk through a client's routes: `ok` makes one call, insists it
+ * succeeded and keeps its answer; `expectComplete` then checks that no answer
+ * left a Date as text and that every named route was called.
+ *
+ * @example
+ * const tour = routeTour()
+ * await tour.ok('create', client.notes.create({ text: 'hi' }))
+ * tour.expectComplete(Object.keys(notesRoutes.notes))
+ */
+export function routeTour() {
+  const answers: Array<[string, unknown]> = []
+  return {
+    answers,
+    async ok<T>(name: string, call: Promise<CallResult<T>>): Promise<T> {
+      const result = await call
+      expect(result.error, name).toBeNull()
+      answers.push([name, result.data])
+      return result.data as T
+    },
+    /** `textFields`: fields that are ISO text on purpose (a user-defined string field, say). */
+    expectComplete(routeNames: readonly string[] = [], textFields: readonly string[] = []): void {
+      for (const [name, data] of answers) expect(datesLeftAsText(data, 'response', textFields), name).toEqual([])
+      const called = new Set(answers.map(([name]) => name))
+      expect(routeNames.filter((name) => !called.has(name))).toEqual([])
+    },
+  }
 }

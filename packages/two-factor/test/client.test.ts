@@ -6,11 +6,11 @@
  * `twoFactorRedirect`, verify, backup codes, email codes, disable), with
  * the session store following; errors keep the catalogue's code.
  */
-import { createAuthClient, type CallResult } from '@gatehouse/react'
+import { createAuthClient } from '@gatehouse/react'
 import { describe, expect, it } from 'vitest'
 import { BASE } from '../../core/test/helpers.js'
 import { browser } from '../../react/test/browser.js'
-import { datesLeftAsText, expectTableMatches } from '../../react/test/routes.js'
+import { expectTableMatches, routeTour } from '../../react/test/routes.js'
 import { isTwoFactorRedirect, twoFactorClient, twoFactorRoutes } from '../src/client.js'
 import { resolveTwoFactorOptions } from '../src/options.js'
 import { twoFactorEndpoints } from '../src/routes/index.js'
@@ -30,13 +30,7 @@ describe('client.twoFactor', () => {
   it('a tour of every route, with the session store following', async () => {
     const auth = twoFactorAuth()
     const client = clientOf(auth)
-    const answers: Array<[string, unknown]> = []
-    const ok = async <T>(name: string, call: Promise<CallResult<T>>): Promise<T> => {
-      const result = await call
-      expect(result.error, name).toBeNull()
-      answers.push([name, result.data])
-      return result.data as T
-    }
+    const { ok, expectComplete } = routeTour()
     await ok('signUp.email', client.signUp.email({ name: 'Ada', email: 'ada@example.com', password: PASSWORD }))
     const enabled = await ok('enable', client.twoFactor.enable({ password: PASSWORD }))
     expect(enabled.backupCodes).toHaveLength(10)
@@ -73,7 +67,7 @@ describe('client.twoFactor', () => {
     await ok('disable', client.twoFactor.disable({ password: PASSWORD }))
     await client.$stores.session.refetch()
     expect(client.$stores.session.getSnapshot().data?.user).toMatchObject({ twoFactorEnabled: false })
-    for (const [name, data] of answers) expect(datesLeftAsText(data), name).toEqual([])
+    expectComplete(Object.keys(twoFactorRoutes.twoFactor))
   })
 
   it('a sign-in without two-factor is not a redirect', async () => {
