@@ -6,6 +6,14 @@
  * secret that ships in a public repository signs nothing.
  */
 import { resolve } from 'node:path'
+import { billingPlatform, type BillingPlatformConfig } from './billing-config.js'
+import { boundedInteger, ConfigError, origin, serviceUrl, value, type Env } from './config-env.js'
+import { socialProviders, type SocialProviders } from './social-config.js'
+
+export { ConfigError } from './config-env.js'
+export type { BillingPlatformConfig } from './billing-config.js'
+export { SOCIAL_PROVIDER_IDS } from './social-config.js'
+export type { GenericOidcSettings, SocialProviderId, SocialProviderSettings, SocialProviders } from './social-config.js'
 
 export interface ServerConfig {
   readonly port: number
@@ -60,96 +68,8 @@ export interface ServerConfig {
   readonly socialProviders: SocialProviders
 }
 
-export interface BillingPlatformConfig {
-  readonly accessToken: string
-  readonly server: 'production' | 'sandbox'
-  readonly serverURL: string | undefined
-  readonly products: ReadonlyArray<{ readonly slug: string; readonly productId: string }>
-  readonly successUrl: string | undefined
-}
-
-function billingPlatform(env: Env): BillingPlatformConfig | undefined {
-  const accessToken = value(env, 'POLAR_ACCESS_TOKEN')
-  if (accessToken === undefined) return undefined
-  const server = value(env, 'POLAR_SERVER') ?? 'production'
-  if (server !== 'production' && server !== 'sandbox') throw new ConfigError('POLAR_SERVER must be production or sandbox')
-  const serverURL = value(env, 'POLAR_SERVER_URL')
-  if (serverURL !== undefined) origin('POLAR_SERVER_URL', serverURL)
-  const products = (value(env, 'POLAR_PRODUCTS') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const [slug, productId, extra] = entry.split('=').map((part) => part.trim())
-      if (!slug || !productId || extra !== undefined) throw new ConfigError(`POLAR_PRODUCTS: expected slug=productId, got ${JSON.stringify(entry)}`)
-      return { slug, productId }
-    })
-  return { accessToken, server, serverURL, products, successUrl: value(env, 'POLAR_SUCCESS_URL') }
-}
-
-/** The named providers the server can enable, by id; `<ID>` in the variable names is the id in capitals. */
-export const SOCIAL_PROVIDER_IDS = [
-  'apple',
-  'discord',
-  'dropbox',
-  'facebook',
-  'github',
-  'gitlab',
-  'google',
-  'huggingface',
-  'kick',
-  'linkedin',
-  'microsoft',
-  'reddit',
-  'roblox',
-  'spotify',
-  'tiktok',
-  'twitch',
-  'twitter',
-  'vk',
-  'zoom',
-] as const
-
-export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number]
-
-export interface SocialProviderSettings {
-  readonly clientId: string
-  readonly clientSecret?: string
-  /** Apple: the team, the key's id and its PKCS#8 PEM, to mint the client secret. */
-  readonly teamId?: string
-  readonly keyId?: string
-  readonly privateKey?: string
-  /** Apple: the iOS app whose ID Tokens are accepted too. */
-  readonly appBundleIdentifier?: string
-  /** Microsoft: `common` (default), `organizations`, `consumers` or a tenant id. */
-  readonly tenantId?: string
-  /** GitLab: a self-hosted instance's URL. */
-  readonly issuer?: string
-}
-
-export interface GenericOidcSettings {
-  readonly type: 'oidc'
-  readonly issuer: string
-  readonly name: string
-  readonly clientId: string
-  readonly clientSecret?: string
-}
-
-export type SocialProviders = { readonly [K in SocialProviderId]?: SocialProviderSettings } & { readonly oidc?: GenericOidcSettings }
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError'
-}
-
 // Long enough for Gatehouse's 32-character minimum, and impossible to mistake for a real secret.
 export const DEVELOPMENT_SECRET = 'gatehouse-example-development-secret-never-use-in-production'
-
-type Env = Readonly<Record<string, string | undefined>>
-
-function value(env: Env, name: string): string | undefined {
-  const raw = env[name]?.trim()
-  return raw ? raw : undefined
-}
 
 function port(env: Env): number {
   const raw = value(env, 'PORT')
@@ -170,114 +90,6 @@ function trustProxy(env: Env): number {
     throw new ConfigError(
       `TRUST_PROXY must be the number of reverse proxies in front of the server that append to X-Forwarded-For (0 for none, 1 for one), got "${raw}"`,
     )
-  }
-  return Number(raw)
-}
-
-function origin(name: string, raw: string): string {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`)
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`)
-  return raw.replace(/\/+$/, '')
-}
-
-/** Both halves of a credential, or neither: one alone is a typo that would fail at the first sign-in. */
-function pair(env: Env, idName: string, secretName: string): { clientId: string; clientSecret: string } | undefined {
-  const clientId = value(env, idName)
-  const clientSecret = value(env, secretName)
-  if (clientId === undefined && clientSecret === undefined) return undefined
-  if (clientId === undefined || clientSecret === undefined) {
-    throw new ConfigError(`${idName} and ${secretName} must be set together (${clientId === undefined ? idName : secretName} is missing)`)
-  }
-  return { clientId, clientSecret }
-}
-
-/**
- * Apple's client secret is a JWT: give it ready-made (APPLE_CLIENT_SECRET, it expires within six months)
- * or give the key to mint one per request (APPLE_TEAM_ID, APPLE_KEY_ID, APPLE_PRIVATE_KEY).
- */
-function appleSettings(env: Env): SocialProviderSettings | undefined {
-  const clientId = value(env, 'APPLE_CLIENT_ID')
-  const clientSecret = value(env, 'APPLE_CLIENT_SECRET')
-  const teamId = value(env, 'APPLE_TEAM_ID')
-  const keyId = value(env, 'APPLE_KEY_ID')
-  // A PEM in one environment line usually has its newlines written as \n.
-  const privateKey = value(env, 'APPLE_PRIVATE_KEY')?.replaceAll('\\n', '\n')
-  const bundle = value(env, 'APPLE_APP_BUNDLE_IDENTIFIER')
-  if ([clientId, clientSecret, teamId, keyId, privateKey, bundle].every((entry) => entry === undefined)) return undefined
-  if (clientId === undefined) throw new ConfigError('APPLE_CLIENT_ID (the Services ID) is required when any APPLE_ variable is set')
-  const app = bundle === undefined ? {} : { appBundleIdentifier: bundle }
-  if (clientSecret !== undefined) return { clientId, clientSecret, ...app }
-  if (teamId === undefined || keyId === undefined || privateKey === undefined) {
-    throw new ConfigError('Apple needs APPLE_CLIENT_SECRET, or APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY to mint one')
-  }
-  return { clientId, teamId, keyId, privateKey, ...app }
-}
-
-function socialProviders(env: Env): SocialProviders {
-  const providers: Record<string, SocialProviderSettings | GenericOidcSettings> = {}
-  for (const id of SOCIAL_PROVIDER_IDS) {
-    if (id === 'apple') continue
-    const prefix = id.toUpperCase()
-    const credentials = pair(env, `${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`)
-    if (credentials === undefined) continue
-    const tenantId = id === 'microsoft' ? value(env, 'MICROSOFT_TENANT_ID') : undefined
-    const issuer = id === 'gitlab' ? value(env, 'GITLAB_ISSUER') : undefined
-    providers[id] = {
-      ...credentials,
-      ...(tenantId === undefined ? {} : { tenantId }),
-      ...(issuer === undefined ? {} : { issuer: origin('GITLAB_ISSUER', issuer) }),
-    }
-  }
-  const appleProvider = appleSettings(env)
-  if (appleProvider) providers.apple = appleProvider
-
-  const issuer = value(env, 'SOCIAL_OIDC_ISSUER')
-  const clientId = value(env, 'SOCIAL_OIDC_CLIENT_ID')
-  const clientSecret = value(env, 'SOCIAL_OIDC_CLIENT_SECRET')
-  if (issuer !== undefined || clientId !== undefined || clientSecret !== undefined) {
-    if (issuer === undefined || clientId === undefined) {
-      throw new ConfigError('SOCIAL_OIDC_ISSUER and SOCIAL_OIDC_CLIENT_ID must be set together (SOCIAL_OIDC_CLIENT_SECRET too unless the client is public)')
-    }
-    origin('SOCIAL_OIDC_ISSUER', issuer)
-    providers.oidc = {
-      type: 'oidc',
-      // An identifier compared character for character with the ID Token's `iss`: kept as given, trailing slash and all.
-      issuer,
-      name: value(env, 'SOCIAL_OIDC_NAME') ?? 'OpenID Connect',
-      clientId,
-      ...(clientSecret === undefined ? {} : { clientSecret }),
-    }
-  }
-  return providers
-}
-
-/**
- * The scheme alone goes into the message: the rest of a database or Redis URL
- * usually carries a password, and configuration errors end up in logs.
- */
-function serviceUrl(env: Env, name: string, schemes: readonly string[], hint: string): string | undefined {
-  const raw = value(env, name)
-  if (raw === undefined) return undefined
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new ConfigError(`${name} must be a URL (${hint})`)
-  }
-  if (!schemes.includes(url.protocol)) throw new ConfigError(`${name} must be a ${hint} URL, got scheme "${url.protocol}"`)
-  return raw
-}
-
-function boundedInteger(env: Env, name: string, min: number, max: number, meaning: string): number | undefined {
-  const raw = value(env, name)
-  if (raw === undefined) return undefined
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be ${meaning}, a whole number from ${min} to ${max}, got "${raw}"`)
   }
   return Number(raw)
 }

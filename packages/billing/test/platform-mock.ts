@@ -105,8 +105,11 @@ export async function startPlatformMock(options: { port?: number } = {}): Promis
     response.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body))
   }
   // The SDK's HTTPValidationError is built from `detail`, a list of ValidationError.
-  const conflict = (response: ServerResponse, field: string, msg: string) =>
-    send(response, 422, { detail: [{ loc: ['body', field], msg, type: 'value_error' }] }, { safeParse: (body: any) => ({ success: body.detail.every((item: unknown) => ValidationError$inboundSchema.safeParse(item).success) }) })
+  const conflict = (response: ServerResponse, field: string, msg: string) => {
+    const detail = [{ loc: ['body', field], msg, type: 'value_error' }]
+    const valid = detail.every((item) => ValidationError$inboundSchema.safeParse(item).success)
+    send(response, 422, { detail }, { safeParse: () => ({ success: valid }) })
+  }
   const notFound = (response: ServerResponse) => send(response, 404, { error: 'ResourceNotFound', detail: 'Not found' })
 
   const customerBody = (input: Json, id = randomUUID()): Json => ({

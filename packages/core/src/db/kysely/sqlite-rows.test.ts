@@ -11,7 +11,7 @@ function database() {
   return db
 }
 
-const prepare = (db: Database.Database, sql: string) => db.prepare(sql) as unknown as RawCapableStatement
+const prepare = (db: Database.Database, sql: string): RawCapableStatement => db.prepare(sql)
 
 describe('withJsRows', () => {
   it.each([

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type { AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
-import { withJsRows, type RawCapableStatement } from './sqlite-rows.js'
+import { withJsRows } from './sqlite-rows.js'
 
 export interface SqliteAdapterOptions {
   /** How long a write waits for another process's lock before failing with SQLITE_BUSY, in ms. Defaults to 5000. */
@@ -65,7 +65,7 @@ export function withStatementCache(database: Database.Database, capacity = 256):
         return cached
       }
       // Rows made in JavaScript (sqlite-rows.ts): the same objects, at a fraction of the native cost.
-      const statement = withJsRows(database.prepare(sql) as unknown as RawCapableStatement)
+      const statement = withJsRows(database.prepare(sql))
       cache.set(sql, statement)
       if (cache.size > capacity) {
         const oldest = cache.keys().next()
