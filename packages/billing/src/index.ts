@@ -8,7 +8,6 @@ export { handlerNames } from './handlers.js'
 export type { BillingEventHandlers, HandlerContext } from './handlers.js'
 export { verifyWebhook, webhookKeys, WebhookVerificationError } from './webhooks/verify.js'
 export type { VerifiedDelivery, VerifyInput, WebhookKey } from './webhooks/verify.js'
-export { BillingEventValidationError, eventSchemas, eventTypes, isEventType, parseEvent, safeParseEvent } from './schemas/events.js'
 export type { BillingEvent, BillingEventOf, BillingEventType, EventProblem, EventSchemas, ParsedEvent } from './schemas/events.js'
 export type { BillingEventRecord, EventStatus } from './events/log.js'
 export type { DeliveryResult, DeliveryStatus } from './events/receive.js'
@@ -27,7 +26,9 @@ export type {
   SubscriptionMeterUsage,
 } from './read/shapes.js'
 export type { Page } from './read/state.js'
-export * from './schemas/index.js'
+// The event schemas and their parsers are values of `@gatehouse/billing/events` (event-schemas.ts): loading
+// them builds some 800 zod schemas, which a server that never parses an event should not pay for.
+export type * from './schemas/types.js'
 export type { CheckoutProduct, OutboundOptions, ResolvedOutbound } from './outbound/options.js'
 export type { PlatformOptions } from './outbound/platform.js'
 export type { CustomerSyncRecord, SyncAction, SyncOutcome } from './outbound/customer-sync.js'

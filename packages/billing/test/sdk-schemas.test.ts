@@ -5,7 +5,7 @@
  * ours. Every event type the platform sends has one.
  */
 import { describe, expect, it } from 'vitest'
-import { eventTypes, safeParseEvent } from '../src/index.js'
+import { eventTypes, safeParseEvent } from '../src/event-schemas.js'
 import { everyEvent } from './fixtures/payloads.js'
 
 interface InboundSchema {

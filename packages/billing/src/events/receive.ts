@@ -23,7 +23,7 @@
 import { DatabaseError, isUniqueViolation, type Logger, type Store } from '@gatehouse/core'
 import { hasHandlers, runHandlers, type BillingEventHandlers } from '../handlers.js'
 import { applyEvent } from '../mirror/apply.js'
-import { safeParseEvent, type BillingEvent, type EventProblem } from '../schemas/events.js'
+import type { BillingEvent, EventProblem } from '../schemas/events.js'
 import { eventRow, finishEvent, type BillingEventRecord, type EventStatus, type NewEvent } from './log.js'
 
 /** `retry`: nothing was logged, the platform must deliver the event again (answered 503). */
@@ -62,7 +62,7 @@ const MAX_ATTEMPTS = 5
  * const result = await receiveDelivery({ db, logger, handlers, now: clock.now() }, { webhookId, body })
  */
 export async function receiveDelivery(ctx: ReceiveContext, delivery: { readonly webhookId: string; readonly body: string }): Promise<DeliveryResult> {
-  const parsed = parseBody(delivery.body)
+  const parsed = await parseBody(delivery.body)
   const base = { webhookId: delivery.webhookId, body: delivery.body, now: ctx.now }
   if (!parsed.ok) {
     const status = parsed.reason === 'unknown-type' ? 'ignored' : 'failed'
@@ -178,19 +178,35 @@ type ParsedBody =
   | ({ readonly ok: false; readonly timestamp: Date | null } & EventProblem)
 
 /**
+ * The event schemas (some 800 zod schemas: every entity the platform sends)
+ * load with the first delivery or replay, not with the plugin: a server that
+ * never receives a webhook never builds them (docs/billing.md#events).
+ */
+let schemas: Promise<typeof import('../schemas/events.js')> | undefined
+function eventSchemas(): Promise<typeof import('../schemas/events.js')> {
+  // A failed load (a broken install) is not remembered: the next delivery tries again.
+  schemas ??= import('../schemas/events.js').catch((error: unknown) => {
+    schemas = undefined
+    throw error
+  })
+  return schemas
+}
+
+/**
  * JSON, then the event schemas. A signed body that is not JSON fails like a schema failure.
  *
  * @example
- * const parsed = parseBody(row.payload)
+ * const parsed = await parseBody(row.payload)
  * if (!parsed.ok) parsed.message // 'Failed to parse event'
  */
-export function parseBody(body: string): ParsedBody {
+export async function parseBody(body: string): Promise<ParsedBody> {
   let payload: unknown
   try {
     payload = JSON.parse(body)
   } catch (error) {
     return { ok: false, reason: 'invalid', message: 'Failed to parse event', type: null, timestamp: null, issues: [{ path: '', message: describe(error) }] }
   }
+  const { safeParseEvent } = await eventSchemas()
   const parsed = safeParseEvent(payload)
   if (parsed.ok) return { ok: true, event: parsed.event, payload }
   return { ...parsed, timestamp: timestampOf(payload) }

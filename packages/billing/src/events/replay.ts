@@ -72,7 +72,7 @@ async function replayOne(ctx: ReceiveContext, row: BillingEventRecord): Promise<
     { field: 'attempts', value: row.attempts },
   ]
   const attempts = row.attempts + 1
-  const parsed = parseBody(row.payload)
+  const parsed = await parseBody(row.payload)
   const base = { id: row.id, webhookId: row.webhookId }
   if (!parsed.ok) {
     const status = parsed.reason === 'unknown-type' ? 'ignored' : 'failed'

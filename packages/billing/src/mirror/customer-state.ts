@@ -21,7 +21,7 @@
  */
 import type { Store, Where } from '@gatehouse/core'
 import type { z } from 'zod'
-import { microsecondsOf } from '../schemas/common.js'
+import { microsecondsOf } from '../schemas/instants.js'
 import type { customerStateSchema } from '../schemas/customer.js'
 import { stateGrantRow, stateMeterRow, stateSubscriptionRow } from './rows.js'
 import { upsertVersioned } from './versioned.js'

@@ -7,7 +7,7 @@
  * rank that creation state above a modification made in between). A
  * customer state replacement is versioned by its event's timestamp
  * (customer-state.ts). Versions are microseconds since the epoch, as the
- * platform sent them (schemas/common.ts `microsecondsOf`): a `Date` keeps only
+ * platform sent them (schemas/instants.ts `microsecondsOf`): a `Date` keeps only
  * milliseconds, and two changes within one millisecond must still be ordered.
  *
  * Race-free without reading first: a conditional UPDATE (`where id = X and
@@ -20,7 +20,7 @@
  * runs it again, when the update path finds the winner's row.
  */
 import type { Row, Store } from '@gatehouse/core'
-import { microsecondsOf } from '../schemas/common.js'
+import { microsecondsOf } from '../schemas/instants.js'
 
 export type UpsertOutcome = 'created' | 'updated' | 'stale'
 

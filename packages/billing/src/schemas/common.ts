@@ -9,6 +9,7 @@
  * values are typed, a new value is kept as a string.
  */
 import { z } from 'zod'
+import { rememberInstant } from './instants.js'
 
 /** `snake_case` → `camelCase`, as a type. */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
@@ -76,33 +77,9 @@ export const FALLBACK = { fallback: true } as const
  */
 export const datetime: z.ZodType<Date, string> = z.iso.datetime({ offset: true }).transform((value) => {
   const date = new Date(value)
-  exactInstants.set(date, microsecondsSinceEpoch(value))
+  rememberInstant(date, value)
   return date
 })
-
-// Keyed by the Date the schema handed out: the public shapes stay plain Dates, and nothing outlives them.
-const exactInstants = new WeakMap<Date, number>()
-
-/**
- * The instant of a datetime the schemas parsed, in microseconds since the
- * epoch, as the platform sent it (a safe integer until the year 2255);
- * milliseconds × 1000 for any other `Date`.
- *
- * @example
- * microsecondsOf(datetime.parse('2026-01-01T09:00:00.000001Z')) // 1767258000000001
- */
-export function microsecondsOf(date: Date): number {
-  return exactInstants.get(date) ?? date.getTime() * 1000
-}
-
-/** An ISO datetime with an offset (checked by the schema) → microseconds; digits past the sixth are dropped. */
-function microsecondsSinceEpoch(text: string): number {
-  // The only '.' in an ISO datetime starts the fraction of a second.
-  const fraction = /\.(\d+)/.exec(text)
-  if (!fraction?.[1]) return Date.parse(text) * 1000
-  const whole = text.slice(0, fraction.index) + text.slice(fraction.index + fraction[0].length)
-  return Date.parse(whole) * 1000 + Number(fraction[1].slice(0, 6).padEnd(6, '0'))
-}
 
 /** Amounts are whole integers in minor units (cents), never floats. */
 export const amount: z.ZodType<number> = z.number().int()

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { benefitSchema } from './benefit.js'
-import { camelCase, datetime, microsecondsOf } from './common.js'
+import { camelCase, datetime } from './common.js'
+import { microsecondsOf } from './instants.js'
 import { BillingEventValidationError, parseEvent, safeParseEvent } from './events.js'
 import { meterSchema } from './meter.js'
 import { productPriceSchema } from './product.js'
