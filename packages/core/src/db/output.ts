@@ -5,7 +5,7 @@
  * (cookie cache, secondary storage) get their Date fields back.
  */
 import type { Row } from './adapter.js'
-import { getModel, type Schema } from './schema.js'
+import { getModel, perModel, type Schema } from './schema.js'
 
 /** What output needs to know of a model's fields, worked out once per schema and model: both run on every session read. */
 interface OutputFields {
@@ -13,25 +13,13 @@ interface OutputFields {
   readonly dates: readonly string[]
 }
 
-const outputFields = new WeakMap<Schema, Map<string, OutputFields>>()
-
-function fieldsFor(schema: Schema, model: string): OutputFields {
-  let models = outputFields.get(schema)
-  if (!models) {
-    models = new Map()
-    outputFields.set(schema, models)
+const fieldsFor = perModel((schema, model): OutputFields => {
+  const fields = Object.entries(getModel(schema, model).fields)
+  return {
+    hidden: new Set(fields.filter(([, definition]) => definition.returned === false).map(([field]) => field)),
+    dates: fields.filter(([, definition]) => definition.type === 'date').map(([field]) => field),
   }
-  let found = models.get(model)
-  if (!found) {
-    const fields = Object.entries(getModel(schema, model).fields)
-    found = {
-      hidden: new Set(fields.filter(([, definition]) => definition.returned === false).map(([field]) => field)),
-      dates: fields.filter(([, definition]) => definition.type === 'date').map(([field]) => field),
-    }
-    models.set(model, found)
-  }
-  return found
-}
+})
 
 /** The row without its `returned: false` fields. */
 export function publicRow<T extends Row>(schema: Schema, model: string, row: T): T {
@@ -60,11 +48,11 @@ export function reviveDates<T>(schema: Schema, model: string, row: Row): T {
 
 /**
  * `Date.parse`, remembering recent texts. The cookie cache is revived on
- * every request, and a session's dates are the same texts until it is
- * refreshed: a lookup costs a fraction of parsing. Cleared when full; a
+ * every request, SQLite rows hold their dates as text, and a session's dates
+ * are the same texts until it is refreshed: a lookup costs a fraction of parsing. Cleared when full; a
  * text always parses to the same time, so entries never go stale.
  */
-function parsedTime(text: string): number {
+export function parsedTime(text: string): number {
   let time = recentTimes.get(text)
   if (time === undefined) {
     time = parseIsoTime(text)

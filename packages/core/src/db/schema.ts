@@ -228,6 +228,31 @@ export function validateCompositeUniques(schema: Schema): void {
   }
 }
 
+/**
+ * `build`, remembered per schema and model: for what every row read or
+ * written works out from a model's definition. Schemas are immutable after
+ * `mergeSchemas`, so an entry never goes stale.
+ *
+ * @example
+ * const dateFields = perModel((schema, model) => Object.keys(getModel(schema, model).fields).filter(...))
+ */
+export function perModel<T>(build: (schema: Schema, model: string) => T): (schema: Schema, model: string) => T {
+  const built = new WeakMap<Schema, Map<string, T>>()
+  return (schema, model) => {
+    let models = built.get(schema)
+    if (!models) {
+      models = new Map()
+      built.set(schema, models)
+    }
+    let found = models.get(model)
+    if (found === undefined) {
+      found = build(schema, model)
+      models.set(model, found)
+    }
+    return found
+  }
+}
+
 export function getModel(schema: Schema, model: string): ModelDefinition {
   const definition = schema[model]
   if (!definition) throw new Error(`Unknown model "${model}"`)

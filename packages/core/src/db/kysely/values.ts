@@ -12,17 +12,17 @@
  * | json    | text (JSON.stringify) | text               | TEXT                     |
  * | bigint  | integer               | int8 (read as text)| BIGINT                   |
  */
-import { parseIsoTime } from '../output.js'
+import { parsedTime } from '../output.js'
 import type { FieldDefinition } from '../schema.js'
 import type { SqlDialect } from './dialect.js'
 
 function toDate(value: unknown): Date {
-  // parseIsoTime: Date.parse's answer, without its cost for the ISO text SQLite rows hold (db/output.ts).
+  // parsedTime: Date.parse's answer, without its cost for the ISO text SQLite rows hold (db/output.ts).
   const date =
     value instanceof Date
       ? value
       : typeof value === 'string'
-        ? new Date(parseIsoTime(value))
+        ? new Date(parsedTime(value))
         : typeof value === 'number'
           ? new Date(value)
           : new Date(Number.NaN)
