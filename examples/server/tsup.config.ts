@@ -1,4 +1,7 @@
-import { defineConfig } from 'tsup'
+import { dirname } from 'node:path'
+import { defineConfig, type Options } from 'tsup'
+
+type Plugin = NonNullable<Options['esbuildPlugins']>[number]
 
 /**
  * `node dist/main.js` loads one bundle: the Gatehouse packages (from their
@@ -17,6 +20,22 @@ import { defineConfig } from 'tsup'
  */
 const RUNTIME_EXTERNAL = ['better-sqlite3', 'pg', 'mysql2', 'ioredis']
 
+/**
+ * zod's main entry exposes every message locale as `z.locales` (about 40 of
+ * them, a fifth of zod's code). The server speaks English and never switches
+ * locale, so the bundle's `z.locales` holds English only.
+ */
+const englishOnlyZodLocales: Plugin = {
+  name: 'english-only-zod-locales',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js"',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }))
+  },
+}
+
 export default defineConfig({
   entry: { main: 'src/main.ts' },
   format: ['esm'],
@@ -29,4 +48,5 @@ export default defineConfig({
   noExternal: [new RegExp(`^(?!(${RUNTIME_EXTERNAL.join('|')})(/|$))`)],
   minifyWhitespace: true,
   minifySyntax: true,
+  esbuildPlugins: [englishOnlyZodLocales],
 })
