@@ -17,7 +17,7 @@ import type { SqlDialect } from './dialect.js'
 const MYSQL_TEXT_SUFFIX = 'character set utf8mb4 collate utf8mb4_bin'
 
 /** Table options for MySQL's CREATE TABLE: InnoDB for foreign keys and transactions, binary collation for case-sensitivity. */
-export const mysqlTableOptions: RawBuilder<unknown> = sql`engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin`
+export const MYSQL_TABLE_OPTIONS = 'engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin'
 
 /**
  * Whether a field's column takes part in a key, index or foreign key (and so
@@ -34,8 +34,8 @@ export function isKeyColumn(model: ModelDefinition, field: string): boolean {
 }
 
 /** The type of the implicit `id` primary key. */
-export function idColumnType(dialect: SqlDialect): RawBuilder<unknown> {
-  return dialect === 'mysql' ? sql.raw(`varchar(255) ${MYSQL_TEXT_SUFFIX}`) : sql.raw('text')
+export function idColumnTypeName(dialect: SqlDialect): string {
+  return dialect === 'mysql' ? `varchar(255) ${MYSQL_TEXT_SUFFIX}` : 'text'
 }
 
 /**
@@ -62,7 +62,7 @@ function fieldOf(model: ModelDefinition, field: string): FieldDefinition {
   return definition
 }
 
-function columnTypeName(model: ModelDefinition, name: string, dialect: SqlDialect): string {
+export function columnTypeName(model: ModelDefinition, name: string, dialect: SqlDialect): string {
   const field = fieldOf(model, name)
   switch (field.type) {
     case 'string':

@@ -2,8 +2,8 @@
  * @module
  * Schema migration for the Kysely adapter: compares the merged `Schema` with
  * what the database holds (introspect.ts) and emits only what is missing —
- * tables, columns, indexes — built with Kysely's schema builder and compiled,
- * so a dry run returns exactly the SQL a real run executes. It never drops or
+ * tables (create-table-sql.ts), columns, indexes (built with Kysely's schema
+ * builder and compiled) — so a dry run returns exactly the SQL a real run executes. It never drops or
  * alters existing columns: removing data is left to the application.
  *
  * Running it twice is safe: the second run finds everything in place and
@@ -17,10 +17,11 @@
  * MySQL cannot index TEXT; a value longer than 255 characters makes that
  * statement fail rather than be cut short.
  */
-import { sql, type CompiledQuery, type CreateTableBuilder, type Kysely } from 'kysely'
+import { sql, type CompiledQuery, type Kysely } from 'kysely'
 import type { MigrationResult } from '../adapter.js'
 import { columnName, getModel, isRequired, tableName, type FieldDefinition, type ModelDefinition, type Schema } from '../schema.js'
-import { columnType, idColumnType, isKeyColumn, isMysqlTextColumn, mysqlTableOptions } from './column-types.js'
+import { columnType, isKeyColumn, isMysqlTextColumn } from './column-types.js'
+import { createTableStatement } from './create-table-sql.js'
 import type { SqlDialect } from './dialect.js'
 import { introspect, type DatabaseState } from './introspect.js'
 import { withMigrationLock } from './migration-lock.js'
@@ -121,25 +122,7 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
     const existing = state.tables.get(table)
 
     if (!existing) {
-      let create: CreateTableBuilder<string, string> = db.schema.createTable(table).addColumn('id', idColumnType(dialect), (column) =>
-        // SQLite lets a non-INTEGER primary key hold NULL unless the column also says NOT NULL.
-        column.primaryKey().notNull(),
-      )
-      for (const [field, fieldDefinition] of fields) {
-        create = create.addColumn(columnName(schema, model, field), columnType(definition, field, dialect), (column) =>
-          isRequired(fieldDefinition) ? column.notNull() : column,
-        )
-      }
-      for (const [field, fieldDefinition] of fields) {
-        const reference = resolveReference(schema, fieldDefinition)
-        if (!reference) continue
-        const column = columnName(schema, model, field)
-        create = create.addForeignKeyConstraint(objectName(table, column, 'fk'), [column], reference.table, [reference.column], (fk) =>
-          reference.onDelete ? fk.onDelete(reference.onDelete) : fk,
-        )
-      }
-      if (dialect === 'mysql') create = create.modifyEnd(mysqlTableOptions)
-      statements.push(create.compile())
+      statements.push(createTableStatement(schema, model, dialect))
     } else {
       if (dialect === 'mysql') statements.push(...widenKeyColumns(db, schema, model, state))
       for (const [field, fieldDefinition] of fields) {

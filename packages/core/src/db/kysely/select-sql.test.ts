@@ -1,16 +1,3 @@
-import {
-  DummyDriver,
-  Kysely,
-  MysqlAdapter,
-  MysqlIntrospector,
-  MysqlQueryCompiler,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { SortBy, WhereInput } from '../adapter.js'
 import { resolveJoins } from '../join.js'
@@ -19,6 +6,7 @@ import type { SqlDialect } from './dialect.js'
 import { joinedSelect } from './join-sql.js'
 import { countStatement, selectStatement, type SelectArgs, type SelectContext } from './select-sql.js'
 import { createStatementCache } from './statement-cache.js'
+import { compileOnly } from '../../../test/compile-only.js'
 
 const schema: Schema = {
   owner: { fields: { handle: { type: 'string', unique: true } } },
@@ -35,23 +23,8 @@ const schema: Schema = {
   },
 }
 
-const compilers = {
-  sqlite: { adapter: SqliteAdapter, introspector: SqliteIntrospector, compiler: SqliteQueryCompiler },
-  postgres: { adapter: PostgresAdapter, introspector: PostgresIntrospector, compiler: PostgresQueryCompiler },
-  mysql: { adapter: MysqlAdapter, introspector: MysqlIntrospector, compiler: MysqlQueryCompiler },
-} as const
-
 function context(dialect: SqlDialect, capacity?: number): SelectContext {
-  const parts = compilers[dialect]
-  const db = new Kysely<Record<string, Record<string, unknown>>>({
-    dialect: {
-      createAdapter: () => new parts.adapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (kysely) => new parts.introspector(kysely),
-      createQueryCompiler: () => new parts.compiler(),
-    },
-  })
-  return { schema, dialect, cache: createStatementCache(capacity), compiler: db }
+  return { schema, dialect, cache: createStatementCache(capacity), compiler: compileOnly(dialect) }
 }
 
 const ownerJoin = resolveJoins(schema, 'item', { owner: { model: 'owner', on: { field: 'ownerId', references: 'id' } } })

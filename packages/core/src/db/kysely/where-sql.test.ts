@@ -1,22 +1,10 @@
-import {
-  DummyDriver,
-  Kysely,
-  MysqlAdapter,
-  MysqlIntrospector,
-  MysqlQueryCompiler,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  sql,
-} from 'kysely'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { WhereInput } from '../adapter.js'
 import type { Schema } from '../schema.js'
 import type { SqlDialect } from './dialect.js'
 import { escapeLike, whereShape, whereSql } from './where-sql.js'
+import { compileOnly } from '../../../test/compile-only.js'
 
 const schema: Schema = {
   item: {
@@ -30,23 +18,9 @@ const schema: Schema = {
   },
 }
 
-const compilers = {
-  sqlite: { adapter: SqliteAdapter, introspector: SqliteIntrospector, compiler: SqliteQueryCompiler },
-  postgres: { adapter: PostgresAdapter, introspector: PostgresIntrospector, compiler: PostgresQueryCompiler },
-  mysql: { adapter: MysqlAdapter, introspector: MysqlIntrospector, compiler: MysqlQueryCompiler },
-} as const
-
 /** Compiles a where clause for a dialect without a connection. */
 function compile(dialect: SqlDialect, where: WhereInput) {
-  const parts = compilers[dialect]
-  const db = new Kysely<Record<string, Record<string, unknown>>>({
-    dialect: {
-      createAdapter: () => new parts.adapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (kysely) => new parts.introspector(kysely),
-      createQueryCompiler: () => new parts.compiler(),
-    },
-  })
+  const db = compileOnly(dialect)
   const clause = whereSql({ schema, model: 'item', dialect }, where)
   if (!clause) throw new Error('no clause')
   return sql`${clause}`.compile(db)

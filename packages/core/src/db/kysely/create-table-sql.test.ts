@@ -1,0 +1,80 @@
+import { sql, type CreateTableBuilder } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { columnName, coreSchema, getModel, isRequired, mergeSchemas, tableName, type Schema } from '../schema.js'
+import { columnTypeName, idColumnTypeName, MYSQL_TABLE_OPTIONS } from './column-types.js'
+import { createTableStatement } from './create-table-sql.js'
+import type { SqlDialect } from './dialect.js'
+import { objectName } from './plan-indexes.js'
+import { compileOnly } from '../../../test/compile-only.js'
+
+/** The same statement through Kysely's schema builder: how the migration built it before create-table-sql.ts. */
+function builtByKysely(schema: Schema, model: string, dialect: SqlDialect): string {
+  const db = compileOnly(dialect)
+  const table = tableName(schema, model)
+  const fields = Object.entries(getModel(schema, model).fields)
+  let create: CreateTableBuilder<string, string> = db.schema
+    .createTable(table)
+    .addColumn('id', sql.raw(idColumnTypeName(dialect)), (column) => column.primaryKey().notNull())
+  for (const [field, definition] of fields) {
+    const type = sql.raw(columnTypeName(getModel(schema, model), field, dialect))
+    create = create.addColumn(columnName(schema, model, field), type, (column) => (isRequired(definition) ? column.notNull() : column))
+  }
+  for (const [field, definition] of fields) {
+    const reference = definition.references
+    if (!reference) continue
+    const column = columnName(schema, model, field)
+    create = create.addForeignKeyConstraint(
+      objectName(table, column, 'fk'),
+      [column],
+      tableName(schema, reference.model),
+      [columnName(schema, reference.model, reference.field)],
+      (fk) => (reference.onDelete ? fk.onDelete(reference.onDelete) : fk),
+    )
+  }
+  if (dialect === 'mysql') create = create.modifyEnd(sql.raw(MYSQL_TABLE_OPTIONS))
+  return create.compile().sql
+}
+
+/** Every kind of field and reference a schema can hold, and names that need quoting. */
+const varied = mergeSchemas(coreSchema, {
+  note: {
+    tableName: 'app.notes',
+    fields: {
+      title: { type: 'string', columnName: 'note_title' },
+      slug: { type: 'string', unique: true },
+      views: { type: 'number' },
+      size: { type: 'number', bigint: true, required: false },
+      pinned: { type: 'boolean', defaultValue: false },
+      data: { type: 'json', required: false },
+      seenAt: { type: 'date', required: false },
+      ownerId: { type: 'string', index: true, references: { model: 'user', field: 'id', onDelete: 'cascade' } },
+      editorId: { type: 'string', required: false, references: { model: 'user', field: 'id', onDelete: 'set null' } },
+      reviewerId: { type: 'string', required: false, references: { model: 'user', field: 'id', onDelete: 'restrict' } },
+      parentId: { type: 'string', required: false, references: { model: 'note', field: 'id' } },
+      'odd "name`': { type: 'string', required: false },
+    },
+    unique: [['ownerId', 'title']],
+  },
+})
+
+describe('createTableStatement', () => {
+  for (const dialect of ['sqlite', 'postgres', 'mysql'] as const) {
+    it(`writes what Kysely's schema builder compiles, for every model (${dialect})`, () => {
+      for (const model of Object.keys(varied)) {
+        const statement = createTableStatement(varied, model, dialect)
+        expect(statement.sql).toBe(builtByKysely(varied, model, dialect))
+        expect(statement.parameters).toEqual([])
+      }
+    })
+  }
+
+  it('names the table and its references as the dialect quotes them', () => {
+    expect(createTableStatement(varied, 'note', 'sqlite').sql).toContain(
+      `create table "app"."notes" ("id" text not null primary key, "note_title" text not null,`,
+    )
+    expect(createTableStatement(varied, 'note', 'mysql').sql).toContain('`odd "name```')
+    expect(createTableStatement(varied, 'session', 'postgres').sql).toContain(
+      'constraint "session_userId_fk" foreign key ("userId") references "user" ("id") on delete cascade',
+    )
+  })
+})
