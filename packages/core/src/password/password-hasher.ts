@@ -62,9 +62,11 @@ export interface TimingSafeVerifier {
  * if (!account || !ok) throw new AuthError('INVALID_EMAIL_OR_PASSWORD')
  */
 export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVerifier {
-  let dummy: Promise<string> | undefined = hasher === defaultPasswordHasher ? Promise.resolve(syntheticScryptHash()) : undefined
+  let dummy: Promise<string> | undefined
 
   function dummyHash(): Promise<string> {
+    // Made on the first miss, not at start-up: nothing of the CSPRNG is loaded before a request needs it.
+    if (dummy === undefined && hasher === defaultPasswordHasher) dummy = Promise.resolve(syntheticScryptHash())
     if (dummy === undefined) {
       // A random password nobody knows: even a user typing the "right" one gets false below.
       const pending = hasher.hash(cryptoRandom.string(32))
@@ -84,7 +86,8 @@ export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVeri
       return false
     },
     async prepare() {
-      await dummyHash()
+      // The default hasher's dummy costs no derivation: made on the first miss, it adds nothing a caller could time.
+      if (hasher !== defaultPasswordHasher) await dummyHash()
     },
   }
 }
