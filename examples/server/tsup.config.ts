@@ -18,7 +18,7 @@ type Plugin = NonNullable<Options['esbuildPlugins']>[number]
  * so stack traces and `name`-based checks read as before, and the source map
  * (`node --enable-source-maps`) points into each package's files.
  */
-const RUNTIME_EXTERNAL = ['better-sqlite3', 'pg', 'mysql2', 'ioredis']
+const RUNTIME_EXTERNAL = ['pg', 'mysql2', 'ioredis']
 
 /**
  * zod's main entry exposes every message locale as `z.locales` (about 40 of
@@ -49,4 +49,6 @@ export default defineConfig({
   minifyWhitespace: true,
   minifySyntax: true,
   esbuildPlugins: [englishOnlyZodLocales],
+  // better-sqlite3 is CommonJS and bundled: its \`require\`s of Node's modules need a \`require\` in ESM.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 })

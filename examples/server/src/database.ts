@@ -6,7 +6,9 @@
  * imported only when its URL asks for it, so the SQLite default starts without
  * loading pg, mysql2 or ioredis.
  */
+import { createRequire } from 'node:module'
 import type { AdapterFactory, SecondaryStorage } from '@gatehouse/core'
+import { sqliteAdapter } from '@gatehouse/core/adapters/sqlite'
 import type { ServerConfig } from './config.js'
 
 export interface ExampleStores {
@@ -23,10 +25,20 @@ export interface ExampleStores {
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'gatehouse:'
 
+/**
+ * better-sqlite3's addon, named for the adapter: the built server bundles
+ * better-sqlite3's JavaScript (tsup.config.ts), and bundled, the package
+ * cannot find its addon beside itself. Resolved from this package, as the
+ * driver itself would be.
+ */
+function sqliteAddon(): string {
+  return createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node')
+}
+
 /** The SQLite default, synchronous: what `createExampleAuth` uses when it is given no stores. */
 export function sqliteStores(config: ServerConfig): ExampleStores {
   return {
-    database: config.databasePath,
+    database: sqliteAdapter(config.databasePath, { nativeBinding: sqliteAddon() }),
     secondaryStorage: undefined,
     rateLimitStorage: undefined,
     description: `sqlite ${config.databasePath}`,
@@ -44,7 +56,7 @@ export async function openStores(config: ServerConfig): Promise<ExampleStores> {
   const sql = config.databaseUrl === undefined ? undefined : await sqlAdapter(config.databaseUrl)
   const redis = config.redisUrl === undefined ? undefined : await openRedis(config.redisUrl, config.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX)
   return {
-    database: sql ?? config.databasePath,
+    database: sql ?? sqliteAdapter(config.databasePath, { nativeBinding: sqliteAddon() }),
     secondaryStorage: redis?.storage,
     // Without Redis, processes that share a database server share their counters through it: in-memory
     // counters would give every process its own budget (docs/deployment.md#rate-limits).

@@ -12,6 +12,12 @@ import { withJsRows } from './sqlite-rows.js'
 export interface SqliteAdapterOptions {
   /** How long a write waits for another process's lock before failing with SQLITE_BUSY, in ms. Defaults to 5000. */
   readonly busyTimeout?: number
+  /**
+   * The better-sqlite3 addon file (`better_sqlite3.node`), for a server that
+   * bundles better-sqlite3's JavaScript: bundled, the package can no longer
+   * find its addon beside itself. Used only when the adapter opens the file.
+   */
+  readonly nativeBinding?: string
 }
 
 type Tables = Record<string, Record<string, unknown>>
@@ -32,7 +38,7 @@ type Tables = Record<string, Record<string, unknown>>
 export function sqliteAdapter(pathOrDatabase: string | Database.Database, options: SqliteAdapterOptions = {}): AdapterFactory {
   return ({ schema }) => {
     const owned = typeof pathOrDatabase === 'string'
-    const database = owned ? new Database(pathOrDatabase) : pathOrDatabase
+    const database = owned ? new Database(pathOrDatabase, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) : pathOrDatabase
     if (owned) {
       database.pragma('journal_mode = WAL')
       database.pragma('foreign_keys = ON')
