@@ -10,34 +10,41 @@ import { z } from 'zod'
 
 // Bounds far above real answers (an attestation with a certificate chain is a few kB), far below abuse.
 const base64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/)
-const credentialId = base64url(1400)
 
-const common = {
-  id: credentialId,
-  rawId: credentialId,
-  type: z.literal('public-key'),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+// Built on first use (z.lazy), not at start-up: a server that never sees a passkey never builds them.
+function common() {
+  const credentialId = base64url(1400)
+  return {
+    id: credentialId,
+    rawId: credentialId,
+    type: z.literal('public-key'),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  }
 }
 
-export const registrationResponse = z.looseObject({
-  ...common,
-  response: z.looseObject({
-    clientDataJSON: base64url(8192),
-    attestationObject: base64url(65536),
-    transports: z.array(z.string().max(32)).max(16).optional(),
+export const registrationResponse = z.lazy(() =>
+  z.looseObject({
+    ...common(),
+    response: z.looseObject({
+      clientDataJSON: base64url(8192),
+      attestationObject: base64url(65536),
+      transports: z.array(z.string().max(32)).max(16).optional(),
+    }),
   }),
-})
+)
 
-export const authenticationResponse = z.looseObject({
-  ...common,
-  response: z.looseObject({
-    clientDataJSON: base64url(8192),
-    authenticatorData: base64url(8192),
-    signature: base64url(2048),
-    userHandle: base64url(128).optional(),
+export const authenticationResponse = z.lazy(() =>
+  z.looseObject({
+    ...common(),
+    response: z.looseObject({
+      clientDataJSON: base64url(8192),
+      authenticatorData: base64url(8192),
+      signature: base64url(2048),
+      userHandle: base64url(128).optional(),
+    }),
   }),
-})
+)
 
 /**
  * The checked body as the library's type. Only the string unions (transport

@@ -13,11 +13,13 @@ import { banUser as ban } from '../services/ban.js'
 import { requireAdminPermission, requireOutranks, requireUser } from '../services/permission.js'
 import { visibleUser } from '../services/users.js'
 
-const body = z.object({
-  userId: z.string().min(1),
-  banReason: z.string().min(1).max(1000).optional(),
-  banExpiresIn: z.number().int().positive().optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    userId: z.string().min(1),
+    banReason: z.string().min(1).max(1000).optional(),
+    banExpiresIn: z.number().int().positive().optional(),
+  }),
+)
 
 export function banUser(options: ResolvedAdminOptions) {
   return defineEndpoint({

@@ -14,13 +14,15 @@ import type { ResolvedAdminOptions } from '../options.js'
 import { requireAdminPermission, requireGrantable, type AdminUser } from '../services/permission.js'
 import { visibleUser } from '../services/users.js'
 
-const body = z.object({
-  email: z.string(),
-  password: z.string(),
-  name: z.string().min(1),
-  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    email: z.string(),
+    password: z.string(),
+    name: z.string().min(1),
+    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+)
 
 const BUILT_IN: Readonly<Record<string, FieldDefinition>> = {
   emailVerified: { type: 'boolean' },

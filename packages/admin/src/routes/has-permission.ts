@@ -12,13 +12,15 @@ import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
 import { findAdminUser, requireAdminPermission, requireUser, userHasPermission } from '../services/permission.js'
 
-const body = z
-  .object({
-    permissions: z.record(z.string(), z.array(z.string())),
-    userId: z.string().min(1).optional(),
-    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  })
-  .refine((value) => value.userId === undefined || value.role === undefined, { message: 'userId and role are exclusive' })
+const body = z.lazy(() =>
+  z
+    .object({
+      permissions: z.record(z.string(), z.array(z.string())),
+      userId: z.string().min(1).optional(),
+      role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    })
+    .refine((value) => value.userId === undefined || value.role === undefined, { message: 'userId and role are exclusive' }),
+)
 
 export function hasPermission(options: ResolvedAdminOptions) {
   return defineEndpoint({

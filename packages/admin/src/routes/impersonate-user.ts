@@ -30,7 +30,7 @@ export function impersonateUser(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/impersonate-user',
-    body: z.object({ userId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const { auth, session } = ctx

@@ -14,7 +14,7 @@ export function listUserSessions(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/list-user-sessions',
-    body: z.object({ userId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       await requireAdminPermission(ctx.db, options, ctx.session, { session: ['list'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS)

@@ -16,18 +16,20 @@ import { visibleUser } from '../services/users.js'
 export const DEFAULT_LIST_LIMIT = 100
 export const MAX_LIST_LIMIT = 1000
 
-const query = z.object({
-  searchValue: z.string().optional(),
-  searchField: z.enum(['email', 'name']).default('email'),
-  searchOperator: z.enum(['contains', 'starts_with', 'ends_with']).default('contains'),
-  limit: z.coerce.number<number>().int().positive().max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
-  offset: z.coerce.number<number>().int().min(0).default(0),
-  sortBy: z.string().min(1).optional(),
-  sortDirection: z.enum(['asc', 'desc']).default('asc'),
-  filterField: z.string().min(1).optional(),
-  filterValue: z.string().optional(),
-  filterOperator: z.enum(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'starts_with', 'ends_with']).default('eq'),
-})
+const query = z.lazy(() =>
+  z.object({
+    searchValue: z.string().optional(),
+    searchField: z.enum(['email', 'name']).default('email'),
+    searchOperator: z.enum(['contains', 'starts_with', 'ends_with']).default('contains'),
+    limit: z.coerce.number<number>().int().positive().max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
+    offset: z.coerce.number<number>().int().min(0).default(0),
+    sortBy: z.string().min(1).optional(),
+    sortDirection: z.enum(['asc', 'desc']).default('asc'),
+    filterField: z.string().min(1).optional(),
+    filterValue: z.string().optional(),
+    filterOperator: z.enum(['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'contains', 'starts_with', 'ends_with']).default('eq'),
+  }),
+)
 
 export function listUsers(options: ResolvedAdminOptions) {
   return defineEndpoint({

@@ -17,7 +17,7 @@ export function removeUser(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/remove-user',
-    body: z.object({ userId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(

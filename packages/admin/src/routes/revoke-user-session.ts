@@ -15,7 +15,7 @@ export function revokeUserSession(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/revoke-user-session',
-    body: z.object({ sessionToken: z.string().min(1) }),
+    body: z.lazy(() => z.object({ sessionToken: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(ctx.db, options, ctx.session, { session: ['revoke'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS)

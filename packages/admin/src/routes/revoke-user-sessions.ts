@@ -14,7 +14,7 @@ export function revokeUserSessions(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/revoke-user-sessions',
-    body: z.object({ userId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(ctx.db, options, ctx.session, { session: ['revoke'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS)

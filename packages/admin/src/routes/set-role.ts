@@ -14,10 +14,12 @@ import type { ResolvedAdminOptions } from '../options.js'
 import { requireAdminPermission, requireGrantable, requireOutranks, requireUser, type AdminUser } from '../services/permission.js'
 import { visibleUser } from '../services/users.js'
 
-const body = z.object({
-  userId: z.string().min(1),
-  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-})
+const body = z.lazy(() =>
+  z.object({
+    userId: z.string().min(1),
+    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  }),
+)
 
 export function setRole(options: ResolvedAdminOptions) {
   return defineEndpoint({

@@ -17,7 +17,7 @@ export function setUserPassword(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/set-user-password',
-    body: z.object({ userId: z.string().min(1), newPassword: z.string() }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1), newPassword: z.string() })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(ctx.db, options, ctx.session, { user: ['set-password'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD)

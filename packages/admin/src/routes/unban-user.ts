@@ -15,7 +15,7 @@ export function unbanUser(options: ResolvedAdminOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/admin/unban-user',
-    body: z.object({ userId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ userId: z.string().min(1) })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(ctx.db, options, ctx.session, { user: ['ban'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_BAN_USERS)

@@ -18,21 +18,25 @@ import type { ResolvedBillingOptions } from '../options.js'
 import type { OutboundRuntime } from '../outbound/runtime.js'
 import { managedReference } from './billing-owner.js'
 
-export const metadataSchema = z.record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean()])).refine((value) => Object.keys(value).length <= 50, {
-  message: 'At most 50 metadata keys',
-})
+export const metadataSchema = z.lazy(() =>
+  z.record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean()])).refine((value) => Object.keys(value).length <= 50, {
+    message: 'At most 50 metadata keys',
+  }),
+)
 
-const body = z
-  .object({
-    products: z.array(z.string().min(1).max(100)).min(1).max(10).optional(),
-    slug: z.string().min(1).max(100).optional(),
-    referenceId: z.string().min(1).optional(),
-    metadata: metadataSchema.optional(),
-    successUrl: z.string().min(1).max(2048).optional(),
-    // The caller navigates itself: the answer says `redirect: false` (as core's social sign-in does).
-    disableRedirect: z.boolean().optional(),
-  })
-  .refine((value) => (value.products === undefined) !== (value.slug === undefined), { message: 'Give either products or slug' })
+const body = z.lazy(() =>
+  z
+    .object({
+      products: z.array(z.string().min(1).max(100)).min(1).max(10).optional(),
+      slug: z.string().min(1).max(100).optional(),
+      referenceId: z.string().min(1).optional(),
+      metadata: metadataSchema.optional(),
+      successUrl: z.string().min(1).max(2048).optional(),
+      // The caller navigates itself: the answer says `redirect: false` (as core's social sign-in does).
+      disableRedirect: z.boolean().optional(),
+    })
+    .refine((value) => (value.products === undefined) !== (value.slug === undefined), { message: 'Give either products or slug' }),
+)
 
 /** An absolute URL on a trusted origin: a path is resolved against our own origin first. */
 function trustedUrl(auth: AuthContext, value: string): string | null {

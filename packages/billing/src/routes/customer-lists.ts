@@ -16,11 +16,13 @@ import { billingOwner } from './billing-owner.js'
 export const DEFAULT_PAGE_SIZE = 10
 export const MAX_PAGE_SIZE = 100
 
-const query = z.object({
-  referenceId: z.string().min(1).optional(),
-  limit: z.coerce.number<number>().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-  offset: z.coerce.number<number>().int().min(0).default(0),
-})
+const query = z.lazy(() =>
+  z.object({
+    referenceId: z.string().min(1).optional(),
+    limit: z.coerce.number<number>().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+    offset: z.coerce.number<number>().int().min(0).default(0),
+  }),
+)
 
 /**
  * @example

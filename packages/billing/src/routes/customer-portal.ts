@@ -13,11 +13,13 @@ import type { ResolvedBillingOptions } from '../options.js'
 import type { OutboundRuntime } from '../outbound/runtime.js'
 import { managedReference } from './billing-owner.js'
 
-const query = z.object({
-  referenceId: z.string().min(1).optional(),
-  // The caller navigates itself: the answer says `redirect: false`. A query string carries text.
-  disableRedirect: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
-})
+const query = z.lazy(() =>
+  z.object({
+    referenceId: z.string().min(1).optional(),
+    // The caller navigates itself: the answer says `redirect: false`. A query string carries text.
+    disableRedirect: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
+  }),
+)
 
 /**
  * @example

@@ -12,7 +12,7 @@ import type { ResolvedBillingOptions } from '../options.js'
 import { customerState } from '../read/state.js'
 import { billingOwner } from './billing-owner.js'
 
-const query = z.object({ referenceId: z.string().min(1).optional() })
+const query = z.lazy(() => z.object({ referenceId: z.string().min(1).optional() }))
 
 /**
  * @example

@@ -12,11 +12,13 @@ import { z } from 'zod'
 import { replayEvents } from '../events/replay.js'
 import type { ResolvedBillingOptions } from '../options.js'
 
-const body = z.object({
-  ids: z.array(z.string().min(1)).min(1).optional(),
-  statuses: z.array(z.enum(['failed', 'ignored', 'pending'])).min(1).default(['failed', 'pending']),
-  limit: z.number().int().min(1).max(1000).default(100),
-})
+const body = z.lazy(() =>
+  z.object({
+    ids: z.array(z.string().min(1)).min(1).optional(),
+    statuses: z.array(z.enum(['failed', 'ignored', 'pending'])).min(1).default(['failed', 'pending']),
+    limit: z.number().int().min(1).max(1000).default(100),
+  }),
+)
 
 /**
  * @example

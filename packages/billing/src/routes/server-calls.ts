@@ -15,7 +15,7 @@ import { customerForReference, customerForUser } from '../read/customers.js'
 import type { BillingCustomer } from '../read/shapes.js'
 import { customerState } from '../read/state.js'
 
-const payer = z.union([z.object({ userId: z.string().min(1) }), z.object({ referenceId: z.string().min(1) })])
+const payer = z.lazy(() => z.union([z.object({ userId: z.string().min(1) }), z.object({ referenceId: z.string().min(1) })]))
 
 type Payer = z.output<typeof payer>
 
@@ -49,7 +49,7 @@ export function hasActiveSubscriptionCall(options: ResolvedBillingOptions) {
     method: 'POST',
     path: '/billing/has-active-subscription',
     serverOnly: true,
-    body: z.intersection(payer, z.object({ productId: z.string().min(1).optional() })),
+    body: z.lazy(() => z.intersection(payer, z.object({ productId: z.string().min(1).optional() }))),
     handler: async ({ body, db }): Promise<boolean> => {
       const customer = await findPayer(db, options, body)
       if (!customer) return false
@@ -75,7 +75,7 @@ export function hasBenefitCall(options: ResolvedBillingOptions) {
     method: 'POST',
     path: '/billing/has-benefit',
     serverOnly: true,
-    body: z.intersection(payer, z.object({ benefitId: z.string().min(1) })),
+    body: z.lazy(() => z.intersection(payer, z.object({ benefitId: z.string().min(1) }))),
     handler: async ({ body, db }): Promise<boolean> => {
       const customer = await findPayer(db, options, body)
       if (!customer) return false

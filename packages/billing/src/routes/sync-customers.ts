@@ -11,11 +11,13 @@ import { z } from 'zod'
 import { syncDueCustomers } from '../outbound/customer-sync.js'
 import type { OutboundRuntime } from '../outbound/runtime.js'
 
-const body = z.object({
-  limit: z.number().int().min(1).max(1000).default(100),
-  referenceId: z.string().min(1).optional(),
-  ignoreBackoff: z.boolean().default(false),
-})
+const body = z.lazy(() =>
+  z.object({
+    limit: z.number().int().min(1).max(1000).default(100),
+    referenceId: z.string().min(1).optional(),
+    ignoreBackoff: z.boolean().default(false),
+  }),
+)
 
 /**
  * @example

@@ -14,11 +14,13 @@ import { z } from 'zod'
 import type { OutboundRuntime } from '../outbound/runtime.js'
 import { metadataSchema } from './checkout.js'
 
-const body = z.object({
-  event: z.string().min(1).max(100),
-  metadata: metadataSchema.optional(),
-  idempotencyKey: z.string().min(16).max(100).regex(/^[\w-]+$/).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    event: z.string().min(1).max(100),
+    metadata: metadataSchema.optional(),
+    idempotencyKey: z.string().min(16).max(100).regex(/^[\w-]+$/).optional(),
+  }),
+)
 
 /**
  * @example

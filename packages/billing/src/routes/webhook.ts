@@ -33,7 +33,7 @@ export function webhookRoute(options: ResolvedBillingOptions) {
   return defineEndpoint({
     method: 'POST',
     path: options.path,
-    body: z.string(),
+    body: z.lazy(() => z.string()),
     metadata: { skipOriginCheck: true, skipRateLimit: true, rawBody: true, maxBodyBytes: MAX_WEBHOOK_BYTES },
     handler: async ({ body, headers, db, clock, logger }) => {
       const now = clock.now()

@@ -20,6 +20,6 @@ export const cleanup = defineEndpoint({
   method: 'POST',
   path: '/cleanup',
   serverOnly: true,
-  body: z.object({ batchSize: z.number().int().min(1).max(10_000).optional() }).optional(),
+  body: z.lazy(() => z.object({ batchSize: z.number().int().min(1).max(10_000).optional() }).optional()),
   handler: async (ctx) => runCleanup(ctx.auth, { batchSize: ctx.body?.batchSize }),
 })

@@ -17,13 +17,15 @@ import { z } from 'zod'
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { createLinkToken, deleteLinkToken } from '../token.js'
 
-const body = z.object({
-  email: z.string(),
-  name: z.string().max(256).optional(),
-  callbackURL: z.string().optional(),
-  newUserCallbackURL: z.string().optional(),
-  errorCallbackURL: z.string().optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    email: z.string(),
+    name: z.string().max(256).optional(),
+    callbackURL: z.string().optional(),
+    newUserCallbackURL: z.string().optional(),
+    errorCallbackURL: z.string().optional(),
+  }),
+)
 
 type Body = z.output<typeof body>
 

@@ -30,12 +30,14 @@ import { z } from 'zod'
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { consumeLinkToken, type LinkClaims } from '../token.js'
 
-const query = z.object({
-  token: z.string().optional(),
-  callbackURL: z.string().optional(),
-  newUserCallbackURL: z.string().optional(),
-  errorCallbackURL: z.string().optional(),
-})
+const query = z.lazy(() =>
+  z.object({
+    token: z.string().optional(),
+    callbackURL: z.string().optional(),
+    newUserCallbackURL: z.string().optional(),
+    errorCallbackURL: z.string().optional(),
+  }),
+)
 
 export type MagicLinkErrorCode =
   | 'invalid_token'

@@ -20,7 +20,7 @@ import { consumeCode, createCode } from '../services/codes.js'
 import { recordConsent } from '../services/consents.js'
 import { withParams } from '../services/redirect-uris.js'
 
-const accept = z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
+const accept = z.lazy(() => z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]))
 
 function wantsJson(headers: Headers, isServerCall: boolean): boolean {
   if (isServerCall) return true
@@ -32,7 +32,7 @@ export function oauth2Consent(options: ResolvedOidcOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/oauth2/consent',
-    body: z.object({ accept }),
+    body: z.lazy(() => z.object({ accept })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const pending = ctx.cookies.getSigned(CONSENT_COOKIE)

@@ -21,26 +21,28 @@ import {
   updateClient,
 } from '../services/client-registry.js'
 
-const settings = z.object({
-  name: z.string().min(1),
-  icon: z.string().nullable().optional(),
-  redirectURLs: z.array(z.string()),
-  postLogoutRedirectURLs: z.array(z.string()).optional(),
-  type: z.enum(['web', 'native', 'user-agent-based', 'public']).optional(),
-  tokenEndpointAuthMethod: z.enum(['none', 'client_secret_basic', 'client_secret_post']).optional(),
-  grantTypes: z.array(z.string()).optional(),
-  responseTypes: z.array(z.string()).optional(),
-  scope: z.string().nullable().optional(),
-  metadata: z.record(z.string(), z.unknown()).nullable().optional(),
-  skipConsent: z.boolean().optional(),
-})
+/** A client's settings, built where a body needs them (inside z.lazy: docs/endpoints.md#schemas-built-on-first-use). */
+const settings = () =>
+  z.object({
+    name: z.string().min(1),
+    icon: z.string().nullable().optional(),
+    redirectURLs: z.array(z.string()),
+    postLogoutRedirectURLs: z.array(z.string()).optional(),
+    type: z.enum(['web', 'native', 'user-agent-based', 'public']).optional(),
+    tokenEndpointAuthMethod: z.enum(['none', 'client_secret_basic', 'client_secret_post']).optional(),
+    grantTypes: z.array(z.string()).optional(),
+    responseTypes: z.array(z.string()).optional(),
+    scope: z.string().nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    skipConsent: z.boolean().optional(),
+  })
 
 export function oauth2CreateClient(options: ResolvedOidcOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/oauth2/create-client',
     serverOnly: true,
-    body: settings.extend({ userId: z.string().optional() }),
+    body: z.lazy(() => settings().extend({ userId: z.string().optional() })),
     handler: async (ctx) => {
       const { userId, ...input } = ctx.body
       const { client, clientSecret } = await createClient(ctx, checkClientSettings(options, input), userId ?? null)
@@ -54,7 +56,7 @@ export function oauth2ListClients() {
     method: 'GET',
     path: '/oauth2/list-clients',
     serverOnly: true,
-    query: z.object({ userId: z.string().optional() }).optional(),
+    query: z.lazy(() => z.object({ userId: z.string().optional() }).optional()),
     handler: async (ctx) => {
       const userId = ctx.query?.userId
       const rows = await ctx.db.findMany<StoredClientRow>({
@@ -72,7 +74,7 @@ export function oauth2UpdateClient(options: ResolvedOidcOptions) {
     method: 'POST',
     path: '/oauth2/update-client',
     serverOnly: true,
-    body: z.object({ clientId: z.string(), update: settings.partial().extend({ disabled: z.boolean().optional() }) }),
+    body: z.lazy(() => z.object({ clientId: z.string(), update: settings().partial().extend({ disabled: z.boolean().optional() }) })),
     handler: async (ctx) => {
       const row = await findClientRow(ctx.db, ctx.body.clientId)
       if (!row) throw new OAuthError(OidcErrors.CLIENT_NOT_FOUND)
@@ -112,7 +114,7 @@ export function oauth2RotateClientSecret() {
     method: 'POST',
     path: '/oauth2/rotate-client-secret',
     serverOnly: true,
-    body: z.object({ clientId: z.string() }),
+    body: z.lazy(() => z.object({ clientId: z.string() })),
     handler: async (ctx) => {
       const clientSecret = await rotateClientSecret(ctx, ctx.body.clientId)
       if (clientSecret === null) throw new OAuthError(OidcErrors.CLIENT_NOT_FOUND)
@@ -126,7 +128,7 @@ export function oauth2DeleteClient() {
     method: 'POST',
     path: '/oauth2/delete-client',
     serverOnly: true,
-    body: z.object({ clientId: z.string() }),
+    body: z.lazy(() => z.object({ clientId: z.string() })),
     handler: async (ctx) => {
       if (!(await deleteClient(ctx.db, ctx.body.clientId))) throw new OAuthError(OidcErrors.CLIENT_NOT_FOUND)
       return { success: true }

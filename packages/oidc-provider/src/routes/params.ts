@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { OAuthError, OidcErrors } from '../errors.js'
 
 /** A form or JSON body, or a query: any object, read field by field. */
-export const oauthParams = z.record(z.string(), z.unknown()).optional()
+export const oauthParams = z.lazy(() => z.record(z.string(), z.unknown()).optional())
 
 export type OAuthParams = Readonly<Record<string, unknown>>
 

@@ -9,7 +9,7 @@ import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehous
 import { z } from 'zod'
 import { PasskeyErrors } from '../errors.js'
 
-const body = z.object({ id: z.string().min(1).max(256) })
+const body = z.lazy(() => z.object({ id: z.string().min(1).max(256) }))
 
 /**
  * @example

@@ -21,7 +21,7 @@ import { webauthn } from '../webauthn.js'
 /** 32 bytes: inside the 1 to 64 bytes WebAuthn allows for a user handle (W3C WebAuthn §5.4.3). */
 export const USER_HANDLE_BYTES = 32
 
-const query = z.object({ authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional() })
+const query = z.lazy(() => z.object({ authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional() }))
 
 /**
  * @example

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { PasskeyErrors } from '../errors.js'
 import { publicPasskey, type PasskeyRow } from '../schema.js'
 
-const body = z.object({ id: z.string().min(1).max(256), name: z.string().trim().min(1).max(256) })
+const body = z.lazy(() => z.object({ id: z.string().min(1).max(256), name: z.string().trim().min(1).max(256) }))
 
 /**
  * @example

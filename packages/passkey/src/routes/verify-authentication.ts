@@ -36,7 +36,7 @@ import type { PasskeyRow } from '../schema.js'
 import { webauthn } from '../webauthn.js'
 import { challengeRefusal, reasonOf } from './refuse.js'
 
-const body = z.object({ response: authenticationResponse })
+const body = z.lazy(() => z.object({ response: authenticationResponse }))
 type Body = z.output<typeof body>
 
 /**

@@ -20,7 +20,7 @@ import { publicPasskey, type PasskeyRow } from '../schema.js'
 import { webauthn } from '../webauthn.js'
 import { challengeRefusal, reasonOf } from './refuse.js'
 
-const body = z.object({ response: registrationResponse, name: z.string().trim().max(256).optional() })
+const body = z.lazy(() => z.object({ response: registrationResponse, name: z.string().trim().max(256).optional() }))
 
 /**
  * @example

@@ -21,7 +21,7 @@ export function disableTwoFactor() {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/disable',
-    body: z.object({ password: z.string() }),
+    body: z.lazy(() => z.object({ password: z.string() })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const { session } = ctx

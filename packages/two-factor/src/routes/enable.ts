@@ -26,7 +26,7 @@ export function enableTwoFactor(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/enable',
-    body: z.object({ password: z.string() }),
+    body: z.lazy(() => z.object({ password: z.string() })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session

@@ -18,7 +18,7 @@ export function generateBackupCodes(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/generate-backup-codes',
-    body: z.object({ password: z.string() }),
+    body: z.lazy(() => z.object({ password: z.string() })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const userId = ctx.session.user.id

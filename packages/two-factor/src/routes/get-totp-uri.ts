@@ -20,7 +20,7 @@ export function getTOTPURI(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/get-totp-uri',
-    body: z.object({ password: z.string() }),
+    body: z.lazy(() => z.object({ password: z.string() })),
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session

@@ -22,7 +22,7 @@ export function verifyBackupCode(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/verify-backup-code',
-    body: z.object({ code: z.string().max(64) }),
+    body: z.lazy(() => z.object({ code: z.string().max(64) })),
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
       const code = normalizeBackupCode(ctx.body.code)

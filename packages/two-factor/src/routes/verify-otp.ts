@@ -23,7 +23,7 @@ export function verifyTwoFactorOTP(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/verify-otp',
-    body: z.object({ code: z.string().max(16) }),
+    body: z.lazy(() => z.object({ code: z.string().max(16) })),
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
       const code = ctx.body.code.trim()

@@ -28,7 +28,7 @@ export function verifyTOTP(options: ResolvedTwoFactorOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/two-factor/verify-totp',
-    body: z.object({ code: z.string().max(16), trustDevice: z.boolean().optional() }),
+    body: z.lazy(() => z.object({ code: z.string().max(16), trustDevice: z.boolean().optional() })),
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
       const code = ctx.body.code.trim()

@@ -29,10 +29,12 @@ import { freshSessionMiddleware } from '../../session/middleware.js'
 export const unlinkAccount = defineEndpoint({
   method: 'POST',
   path: '/unlink-account',
-  body: z.object({
-    providerId: z.string().min(1),
-    accountId: z.string().min(1).optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      providerId: z.string().min(1),
+      accountId: z.string().min(1).optional(),
+    }),
+  ),
   use: [freshSessionMiddleware],
   handler: async (ctx) => {
     const userId = ctx.session.user.id

@@ -27,10 +27,12 @@ import {
 export const sendVerificationEmail = defineEndpoint({
   method: 'POST',
   path: '/send-verification-email',
-  body: z.object({
-    email: z.string(),
-    callbackURL: z.string().optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      email: z.string(),
+      callbackURL: z.string().optional(),
+    }),
+  ),
   handler: async (ctx) => {
     if (!canSendVerificationEmail(ctx)) throw new AuthError(CoreErrors.VERIFICATION_EMAIL_NOT_ENABLED)
     const email = normalizeEmail(ctx.body.email)

@@ -52,10 +52,12 @@ type Outcome =
 export const verifyEmail = defineEndpoint({
   method: 'GET',
   path: '/verify-email',
-  query: z.object({
-    token: z.string().optional(),
-    callbackURL: z.string().optional(),
-  }),
+  query: z.lazy(() =>
+    z.object({
+      token: z.string().optional(),
+      callbackURL: z.string().optional(),
+    }),
+  ),
   handler: async (ctx) => {
     const { callbackURL } = ctx.query
     let outcome: Outcome

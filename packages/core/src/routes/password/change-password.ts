@@ -37,11 +37,13 @@ import { createSession, deleteUserSessions } from '../../session/session-store.j
 export const changePassword = defineEndpoint({
   method: 'POST',
   path: '/change-password',
-  body: z.object({
-    newPassword: z.string(),
-    currentPassword: z.string(),
-    revokeOtherSessions: z.boolean().optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      newPassword: z.string(),
+      currentPassword: z.string(),
+      revokeOtherSessions: z.boolean().optional(),
+    }),
+  ),
   use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const { auth, body } = ctx

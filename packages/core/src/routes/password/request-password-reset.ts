@@ -30,10 +30,12 @@ export const DEFAULT_RESET_TOKEN_SECONDS = 3600
 /** The same words whether or not the address is known (prevents account enumeration). */
 export const RESET_REQUESTED_MESSAGE = 'If this email exists in our system, check your email for the reset link'
 
-const body = z.object({
-  email: z.string(),
-  redirectTo: z.string().optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    email: z.string(),
+    redirectTo: z.string().optional(),
+  }),
+)
 
 async function requestReset(ctx: EndpointContext<z.output<typeof body>>) {
   const send = ctx.options.emailAndPassword?.sendResetPassword

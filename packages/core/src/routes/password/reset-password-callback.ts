@@ -22,7 +22,7 @@ import { appendQueryParam } from '../email/append-query.js'
 export const resetPasswordCallback = defineEndpoint({
   method: 'GET',
   path: '/reset-password/:token',
-  query: z.object({ callbackURL: z.string().optional() }),
+  query: z.lazy(() => z.object({ callbackURL: z.string().optional() })),
   handler: async (ctx) => {
     const { callbackURL } = ctx.query
     if (!callbackURL) throw new AuthError(CoreErrors.CALLBACK_URL_REQUIRED)

@@ -35,11 +35,13 @@ const RESET_IDENTIFIER_PREFIX = 'reset-password:'
 export const resetPassword = defineEndpoint({
   method: 'POST',
   path: '/reset-password',
-  body: z.object({
-    newPassword: z.string(),
-    token: z.string().optional(),
-  }),
-  query: z.object({ token: z.string().optional() }),
+  body: z.lazy(() =>
+    z.object({
+      newPassword: z.string(),
+      token: z.string().optional(),
+    }),
+  ),
+  query: z.lazy(() => z.object({ token: z.string().optional() })),
   handler: async (ctx) => {
     const { auth, options } = ctx
     const token = ctx.body.token ?? ctx.query.token

@@ -26,7 +26,7 @@ export const setPassword = defineEndpoint({
   method: 'POST',
   path: '/set-password',
   serverOnly: true,
-  body: z.object({ newPassword: z.string() }),
+  body: z.lazy(() => z.object({ newPassword: z.string() })),
   use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const { auth } = ctx

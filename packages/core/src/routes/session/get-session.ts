@@ -12,10 +12,12 @@ import { sessionAnswer } from '../../session/custom-session.js'
 export const getSession = defineEndpoint({
   method: 'GET',
   path: '/get-session',
-  query: z.object({
-    disableCookieCache: z.stringbool().optional(),
-    disableRefresh: z.stringbool().optional(),
-  }),
+  query: z.lazy(() =>
+    z.object({
+      disableCookieCache: z.stringbool().optional(),
+      disableRefresh: z.stringbool().optional(),
+    }),
+  ),
   metadata: { skipRateLimit: true },
   handler: (ctx) =>
     sessionAnswer(ctx, {

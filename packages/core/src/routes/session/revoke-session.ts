@@ -16,7 +16,7 @@ import { deleteSessions, hashSessionToken } from '../../session/session-store.js
 export const revokeSession = defineEndpoint({
   method: 'POST',
   path: '/revoke-session',
-  body: z.object({ token: z.string().min(1) }),
+  body: z.lazy(() => z.object({ token: z.string().min(1) })),
   use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const target = await ctx.db.findOne<Row & { token: string }>({

@@ -20,12 +20,14 @@ import { canSendVerificationEmail, sendVerificationEmail } from '../../verificat
 export const signInEmail = defineEndpoint({
   method: 'POST',
   path: '/sign-in/email',
-  body: z.object({
-    email: z.string(),
-    password: z.string(),
-    callbackURL: z.string().optional(),
-    rememberMe: z.boolean().optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      email: z.string(),
+      password: z.string(),
+      callbackURL: z.string().optional(),
+      rememberMe: z.boolean().optional(),
+    }),
+  ),
   handler: async (ctx) => {
     const { body, options, auth } = ctx
     if (!options.emailAndPassword?.enabled) throw new AuthError(CoreErrors.EMAIL_PASSWORD_DISABLED)

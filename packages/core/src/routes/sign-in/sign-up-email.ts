@@ -25,16 +25,18 @@ import { canSendVerificationEmail, sendVerificationEmail } from '../../verificat
 export const signUpEmail = defineEndpoint({
   method: 'POST',
   path: '/sign-up/email',
-  body: z
-    .object({
-      name: z.string(),
-      email: z.string(),
-      password: z.string(),
-      image: z.string().optional(),
-      callbackURL: z.string().optional(),
-      rememberMe: z.boolean().optional(),
-    })
-    .loose(),
+  body: z.lazy(() =>
+    z
+      .object({
+        name: z.string(),
+        email: z.string(),
+        password: z.string(),
+        image: z.string().optional(),
+        callbackURL: z.string().optional(),
+        rememberMe: z.boolean().optional(),
+      })
+      .loose(),
+  ),
   handler: async (ctx) => {
     const { body, options, auth } = ctx
     const settings = options.emailAndPassword

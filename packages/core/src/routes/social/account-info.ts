@@ -25,11 +25,13 @@ import { accountOwner, ownedAccount } from './account-owner.js'
 export const accountInfo = defineEndpoint({
   method: 'POST',
   path: '/account-info',
-  body: z.object({
-    accountId: z.string().min(1),
-    /** Honoured on server-side `api` calls only. */
-    userId: z.string().min(1).optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      accountId: z.string().min(1),
+      /** Honoured on server-side `api` calls only. */
+      userId: z.string().min(1).optional(),
+    }),
+  ),
   use: [optionalSessionMiddleware],
   handler: async (ctx) => {
     const userId = accountOwner(ctx, ctx.session, ctx.body.userId)

@@ -51,12 +51,14 @@ export function supportedProvider(ctx: Pick<EndpointContext, 'auth'>, providerId
 }
 
 /** Body of get-access-token and refresh-token. */
-export const providerAccountBody = z.object({
-  providerId: z.string().min(1),
-  accountId: z.string().min(1).optional(),
-  /** Honoured on server-side `api` calls only. */
-  userId: z.string().min(1).optional(),
-})
+export const providerAccountBody = z.lazy(() =>
+  z.object({
+    providerId: z.string().min(1),
+    accountId: z.string().min(1).optional(),
+    /** Honoured on server-side `api` calls only. */
+    userId: z.string().min(1).optional(),
+  }),
+)
 
 /**
  * The preamble of get-access-token and refresh-token: the owner, the

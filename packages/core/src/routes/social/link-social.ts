@@ -25,15 +25,17 @@ import { idTokenInput, scopesInput } from './schemas.js'
 export const linkSocial = defineEndpoint({
   method: 'POST',
   path: '/link-social',
-  body: z.object({
-    provider: z.string().min(1),
-    callbackURL: z.string().optional(),
-    errorCallbackURL: z.string().optional(),
-    disableRedirect: z.boolean().optional(),
-    idToken: idTokenInput.optional(),
-    requestSignUp: z.boolean().optional(),
-    scopes: scopesInput,
-  }),
+  body: z.lazy(() =>
+    z.object({
+      provider: z.string().min(1),
+      callbackURL: z.string().optional(),
+      errorCallbackURL: z.string().optional(),
+      disableRedirect: z.boolean().optional(),
+      idToken: idTokenInput.optional(),
+      requestSignUp: z.boolean().optional(),
+      scopes: scopesInput,
+    }),
+  ),
   use: [sessionMiddleware],
   handler: async (ctx) => {
     const { body, auth, session } = ctx

@@ -28,17 +28,19 @@ import { idTokenInput, scopesInput } from './schemas.js'
 export const signInSocial = defineEndpoint({
   method: 'POST',
   path: '/sign-in/social',
-  body: z.object({
-    provider: z.string().min(1),
-    callbackURL: z.string().optional(),
-    newUserCallbackURL: z.string().optional(),
-    errorCallbackURL: z.string().optional(),
-    disableRedirect: z.boolean().optional(),
-    idToken: idTokenInput.optional(),
-    scopes: scopesInput,
-    requestSignUp: z.boolean().optional(),
-    loginHint: z.string().optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      provider: z.string().min(1),
+      callbackURL: z.string().optional(),
+      newUserCallbackURL: z.string().optional(),
+      errorCallbackURL: z.string().optional(),
+      disableRedirect: z.boolean().optional(),
+      idToken: idTokenInput.optional(),
+      scopes: scopesInput,
+      requestSignUp: z.boolean().optional(),
+      loginHint: z.string().optional(),
+    }),
+  ),
   handler: async (ctx) => {
     const { body, auth } = ctx
     const provider = auth.socialProviders.get(body.provider)

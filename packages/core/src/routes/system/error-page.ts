@@ -66,7 +66,7 @@ ${description}
 export const errorPage = defineEndpoint({
   method: 'GET',
   path: '/error',
-  query: z.object({ error: z.string().optional(), error_description: z.string().optional() }).loose(),
+  query: z.lazy(() => z.object({ error: z.string().optional(), error_description: z.string().optional() }).loose()),
   metadata: { skipRateLimit: true },
   handler: ({ query, options }) =>
     errorPageResponse({ appName: options.appName, error: query.error ?? 'unknown_error', description: query.error_description }),

@@ -45,10 +45,12 @@ import { publishUserChange } from './publish-user-change.js'
 export const changeEmail = defineEndpoint({
   method: 'POST',
   path: '/change-email',
-  body: z.object({
-    newEmail: z.string(),
-    callbackURL: z.string().optional(),
-  }),
+  body: z.lazy(() =>
+    z.object({
+      newEmail: z.string(),
+      callbackURL: z.string().optional(),
+    }),
+  ),
   use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const settings = ctx.options.user?.changeEmail

@@ -39,10 +39,12 @@ import { removeUser } from './remove-user.js'
 export const deleteUserCallback = defineEndpoint({
   method: 'GET',
   path: '/delete-user/callback',
-  query: z.object({
-    token: z.string().optional(),
-    callbackURL: z.string().optional(),
-  }),
+  query: z.lazy(() =>
+    z.object({
+      token: z.string().optional(),
+      callbackURL: z.string().optional(),
+    }),
+  ),
   use: [linkSessionMiddleware],
   handler: async (ctx) => {
     if (!ctx.options.user?.deleteUser?.enabled) throw new AuthError(CoreErrors.DELETE_USER_DISABLED)

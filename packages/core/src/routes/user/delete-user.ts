@@ -48,13 +48,15 @@ export const deleteUser = defineEndpoint({
   method: 'POST',
   path: '/delete-user',
   // The whole body is optional: no body means the mailed-link or recent-session path.
-  body: z
-    .object({
-      callbackURL: z.string().optional(),
-      password: z.string().optional(),
-      token: z.string().optional(),
-    })
-    .optional(),
+  body: z.lazy(() =>
+    z
+      .object({
+        callbackURL: z.string().optional(),
+        password: z.string().optional(),
+        token: z.string().optional(),
+      })
+      .optional(),
+  ),
   use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const settings = ctx.options.user?.deleteUser

@@ -27,12 +27,14 @@ import { publishUserChange } from './publish-user-change.js'
 export const updateUser = defineEndpoint({
   method: 'POST',
   path: '/update-user',
-  body: z
-    .object({
-      name: z.string().optional(),
-      image: z.string().nullable().optional(),
-    })
-    .loose(),
+  body: z.lazy(() =>
+    z
+      .object({
+        name: z.string().optional(),
+        image: z.string().nullable().optional(),
+      })
+      .loose(),
+  ),
   use: [sessionMiddleware],
   handler: async (ctx) => {
     const { body, session } = ctx

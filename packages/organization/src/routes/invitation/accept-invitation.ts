@@ -25,7 +25,7 @@ export function acceptInvitation(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/accept-invitation',
-    body: z.object({ invitationId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ invitationId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const { db, session } = ctx

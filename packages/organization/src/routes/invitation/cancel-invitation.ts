@@ -15,7 +15,7 @@ export function cancelInvitation(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/cancel-invitation',
-    body: z.object({ invitationId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ invitationId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async ({ body, db, session }) => {
       const invitation = await db.findOne<Invitation & Row>({ model: 'invitation', where: { field: 'id', value: body.invitationId } })

@@ -15,7 +15,7 @@ export function getInvitation(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/organization/get-invitation',
-    query: z.object({ id: z.string().min(1) }),
+    query: z.lazy(() => z.object({ id: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const invitation = await requireOpenInvitationFor(ctx, options, ctx.query.id)

@@ -19,13 +19,15 @@ import { findMember } from '../../services/members.js'
 import { lockOrganization, requireOrganization } from '../../services/organizations.js'
 import { requireTeamOf } from '../../services/teams.js'
 
-const body = z.object({
-  email: z.email(),
-  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  organizationId: z.string().min(1).optional(),
-  teamId: z.string().min(1).optional(),
-  resend: z.boolean().optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    email: z.email(),
+    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    organizationId: z.string().min(1).optional(),
+    teamId: z.string().min(1).optional(),
+    resend: z.boolean().optional(),
+  }),
+)
 
 export function inviteMember(options: ResolvedOptions) {
   return defineEndpoint({

@@ -13,7 +13,7 @@ export function listInvitations(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/organization/list-invitations',
-    query: z.object({ organizationId: z.string().min(1).optional() }),
+    query: z.lazy(() => z.object({ organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ query, db, session }) => {
       const organizationId = targetOrganization(session, query.organizationId)

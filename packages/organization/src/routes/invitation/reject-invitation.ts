@@ -15,7 +15,7 @@ export function rejectInvitation(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/reject-invitation',
-    body: z.object({ invitationId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ invitationId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const invitation = await requireOpenInvitationFor(ctx, options, ctx.body.invitationId)

@@ -15,12 +15,14 @@ import { assertMembershipRoom, assertRolesExist, findMember } from '../../servic
 import { lockOrganization, requireOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, requireTeamOf } from '../../services/teams.js'
 
-const body = z.object({
-  userId: z.string().min(1),
-  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  organizationId: z.string().min(1).optional(),
-  teamId: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    userId: z.string().min(1),
+    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    organizationId: z.string().min(1).optional(),
+    teamId: z.string().min(1).optional(),
+  }),
+)
 
 export function addMember(options: ResolvedOptions) {
   return defineEndpoint({

@@ -10,10 +10,12 @@ import type { ResolvedOptions } from '../../options.js'
 import { authorize } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 
-const body = z.object({
-  permissions: z.record(z.string(), z.array(z.string())),
-  organizationId: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    permissions: z.record(z.string(), z.array(z.string())),
+    organizationId: z.string().min(1).optional(),
+  }),
+)
 
 export function hasPermissionRoute(options: ResolvedOptions) {
   return defineEndpoint({

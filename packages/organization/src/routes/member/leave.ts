@@ -15,7 +15,7 @@ export function leaveOrganization(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/leave',
-    body: z.object({ organizationId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ organizationId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const member = await requireMember(ctx.db, options, ctx.body.organizationId, ctx.session.user.id)

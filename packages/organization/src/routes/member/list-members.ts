@@ -11,11 +11,13 @@ import { requireMember } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { membersWithUsers } from '../../services/members.js'
 
-const query = z.object({
-  organizationId: z.string().min(1).optional(),
-  limit: z.coerce.number<number>().int().positive().max(1000).optional(),
-  offset: z.coerce.number<number>().int().min(0).optional(),
-})
+const query = z.lazy(() =>
+  z.object({
+    organizationId: z.string().min(1).optional(),
+    limit: z.coerce.number<number>().int().positive().max(1000).optional(),
+    offset: z.coerce.number<number>().int().min(0).optional(),
+  }),
+)
 
 export function listMembers(options: ResolvedOptions) {
   return defineEndpoint({

@@ -15,7 +15,7 @@ import { targetOrganization } from '../../services/caller.js'
 import { findMember } from '../../services/members.js'
 import { removeMembership } from '../../services/remove-membership.js'
 
-const body = z.object({ memberIdOrEmail: z.string().min(1), organizationId: z.string().min(1).optional() })
+const body = z.lazy(() => z.object({ memberIdOrEmail: z.string().min(1), organizationId: z.string().min(1).optional() }))
 
 export function removeMember(options: ResolvedOptions) {
   return defineEndpoint({

@@ -17,11 +17,13 @@ import { targetOrganization } from '../../services/caller.js'
 import { isLastOwner } from '../../services/members.js'
 import { lockOrganization } from '../../services/organizations.js'
 
-const body = z.object({
-  memberId: z.string().min(1),
-  role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  organizationId: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    memberId: z.string().min(1),
+    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    organizationId: z.string().min(1).optional(),
+  }),
+)
 
 export function updateMemberRole(options: ResolvedOptions) {
   return defineEndpoint({

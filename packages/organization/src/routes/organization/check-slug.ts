@@ -12,7 +12,7 @@ export function checkOrganizationSlug() {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/check-slug',
-    body: z.object({ slug: z.string().min(1) }),
+    body: z.lazy(() => z.object({ slug: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async ({ body, db }) => {
       const taken = await db.findOne({ model: 'organization', where: { field: 'slug', value: body.slug } })

@@ -14,14 +14,16 @@ import { OrganizationErrors } from '../../errors.js'
 import type { Member, Organization, ResolvedOptions, Team } from '../../options.js'
 import { setActive } from '../../services/active-organization.js'
 
-const body = z.object({
-  name: z.string().min(1),
-  slug: z.string().min(1),
-  userId: z.string().min(1).optional(),
-  logo: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  keepCurrentActiveOrganization: z.boolean().optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    name: z.string().min(1),
+    slug: z.string().min(1),
+    userId: z.string().min(1).optional(),
+    logo: z.string().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    keepCurrentActiveOrganization: z.boolean().optional(),
+  }),
+)
 
 export function createOrganization(options: ResolvedOptions) {
   return defineEndpoint({

@@ -18,7 +18,7 @@ export function deleteOrganization(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/delete',
-    body: z.object({ organizationId: z.string().min(1) }),
+    body: z.lazy(() => z.object({ organizationId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const { body, db, session } = ctx

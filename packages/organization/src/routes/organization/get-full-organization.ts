@@ -12,11 +12,13 @@ import { requireMember } from '../../services/authorize.js'
 import { activeOrganizationId } from '../../services/caller.js'
 import { fullOrganization, requireOrganization } from '../../services/organizations.js'
 
-const query = z.object({
-  organizationId: z.string().min(1).optional(),
-  organizationSlug: z.string().min(1).optional(),
-  membersLimit: z.coerce.number<number>().int().positive().optional(),
-})
+const query = z.lazy(() =>
+  z.object({
+    organizationId: z.string().min(1).optional(),
+    organizationSlug: z.string().min(1).optional(),
+    membersLimit: z.coerce.number<number>().int().positive().optional(),
+  }),
+)
 
 export function getFullOrganization(options: ResolvedOptions) {
   return defineEndpoint({

@@ -12,10 +12,12 @@ import { setActive } from '../../services/active-organization.js'
 import { requireMember } from '../../services/authorize.js'
 import { fullOrganization, requireOrganization } from '../../services/organizations.js'
 
-const body = z.object({
-  organizationId: z.string().min(1).nullable().optional(),
-  organizationSlug: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    organizationId: z.string().min(1).nullable().optional(),
+    organizationSlug: z.string().min(1).optional(),
+  }),
+)
 
 export function setActiveOrganization(options: ResolvedOptions) {
   return defineEndpoint({

@@ -13,15 +13,17 @@ import { requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { requireOrganization } from '../../services/organizations.js'
 
-const body = z.object({
-  data: z.object({
-    name: z.string().min(1).optional(),
-    slug: z.string().min(1).optional(),
-    logo: z.string().nullable().optional(),
-    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+const body = z.lazy(() =>
+  z.object({
+    data: z.object({
+      name: z.string().min(1).optional(),
+      slug: z.string().min(1).optional(),
+      logo: z.string().nullable().optional(),
+      metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+    }),
+    organizationId: z.string().min(1).optional(),
   }),
-  organizationId: z.string().min(1).optional(),
-})
+)
 
 export function updateOrganization(options: ResolvedOptions) {
   return defineEndpoint({

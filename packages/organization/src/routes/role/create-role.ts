@@ -18,14 +18,14 @@ import { targetOrganization } from '../../services/caller.js'
 import { lockOrganization } from '../../services/organizations.js'
 import { checkPermissionShape, requireDynamicRoles, rolesFor, type StoredRole } from '../../services/roles.js'
 
-export const roleName = z.string().min(1).max(64).regex(/^[^,\s]+$/, 'a role name has no commas or spaces')
-export const permissionSchema = z.record(z.string(), z.array(z.string()))
+export const roleName = z.lazy(() => z.string().min(1).max(64).regex(/^[^,\s]+$/, 'a role name has no commas or spaces'))
+export const permissionSchema = z.lazy(() => z.record(z.string(), z.array(z.string())))
 
 export function createOrganizationRole(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/create-role',
-    body: z.object({ role: roleName, permission: permissionSchema, organizationId: z.string().min(1).optional() }),
+    body: z.lazy(() => z.object({ role: roleName, permission: permissionSchema, organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ body, db, session }) => {
       requireDynamicRoles(options)

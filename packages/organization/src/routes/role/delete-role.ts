@@ -18,7 +18,7 @@ export function deleteOrganizationRole(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/delete-role',
-    body: z.object({ roleName, organizationId: z.string().min(1).optional() }),
+    body: z.lazy(() => z.object({ roleName, organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ body, db, session }) => {
       requireDynamicRoles(options)

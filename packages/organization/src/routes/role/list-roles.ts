@@ -15,7 +15,7 @@ export function listOrganizationRoles(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/organization/list-roles',
-    query: z.object({ organizationId: z.string().min(1).optional() }),
+    query: z.lazy(() => z.object({ organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ query, db, session }) => {
       requireDynamicRoles(options)

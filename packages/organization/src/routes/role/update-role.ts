@@ -14,11 +14,13 @@ import { targetOrganization } from '../../services/caller.js'
 import { checkPermissionShape, requireDynamicRoles, requireStoredRole, rolesFor, type StoredRole } from '../../services/roles.js'
 import { permissionSchema, roleName } from './create-role.js'
 
-const body = z.object({
-  roleName,
-  data: z.object({ permission: permissionSchema }),
-  organizationId: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    roleName,
+    data: z.object({ permission: permissionSchema }),
+    organizationId: z.string().min(1).optional(),
+  }),
+)
 
 export function updateOrganizationRole(options: ResolvedOptions) {
   return defineEndpoint({

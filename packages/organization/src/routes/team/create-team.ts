@@ -17,7 +17,7 @@ export function createTeam(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/create-team',
-    body: z.object({ name: z.string().min(1), organizationId: z.string().min(1).optional() }),
+    body: z.lazy(() => z.object({ name: z.string().min(1), organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ body, db, session }) => {
       requireTeams(options)

@@ -14,7 +14,7 @@ export function listTeams(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/organization/list-teams',
-    query: z.object({ organizationId: z.string().min(1).optional() }),
+    query: z.lazy(() => z.object({ organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async ({ query, db, session }) => {
       requireTeams(options)

@@ -19,7 +19,7 @@ export function removeTeam(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/remove-team',
-    body: z.object({ teamId: z.string().min(1), organizationId: z.string().min(1).optional() }),
+    body: z.lazy(() => z.object({ teamId: z.string().min(1), organizationId: z.string().min(1).optional() })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const { body, db, session } = ctx

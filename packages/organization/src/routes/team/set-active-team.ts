@@ -16,7 +16,7 @@ export function setActiveTeam(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'POST',
     path: '/organization/set-active-team',
-    body: z.object({ teamId: z.string().min(1).nullable() }),
+    body: z.lazy(() => z.object({ teamId: z.string().min(1).nullable() })),
     use: [sessionMiddleware],
     handler: async (ctx) => {
       requireTeams(options)

@@ -18,7 +18,7 @@ import { findMember } from '../../services/members.js'
 import { lockOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, requireTeam } from '../../services/teams.js'
 
-const body = z.object({ teamId: z.string().min(1), userId: z.string().min(1) })
+const body = z.lazy(() => z.object({ teamId: z.string().min(1), userId: z.string().min(1) }))
 
 async function authorizeTeamChange(ctx: SessionContext, options: ResolvedOptions, teamId: string): Promise<Team> {
   const team = await requireTeam(ctx.db, options, teamId, undefined)
@@ -84,7 +84,7 @@ export function listTeamMembers(options: ResolvedOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/organization/list-team-members',
-    query: z.object({ teamId: z.string().min(1) }),
+    query: z.lazy(() => z.object({ teamId: z.string().min(1) })),
     use: [sessionMiddleware],
     handler: async ({ query, db, session }) => {
       const team = await requireTeam(db, options, query.teamId, undefined)

@@ -11,11 +11,13 @@ import type { ResolvedOptions, Team } from '../../options.js'
 import { requirePermission } from '../../services/authorize.js'
 import { requireTeam } from '../../services/teams.js'
 
-const body = z.object({
-  teamId: z.string().min(1),
-  data: z.object({ name: z.string().min(1).optional() }),
-  organizationId: z.string().min(1).optional(),
-})
+const body = z.lazy(() =>
+  z.object({
+    teamId: z.string().min(1),
+    data: z.object({ name: z.string().min(1).optional() }),
+    organizationId: z.string().min(1).optional(),
+  }),
+)
 
 export function updateTeam(options: ResolvedOptions) {
   return defineEndpoint({
