@@ -181,7 +181,8 @@ await scenario('get-session-cache', { cookieCache: true }, async (server) => {
 // The OpenID Provider (needs packages/oidc-provider/dist). Authorize answers a redirect, which the
 // table would count as a failure, so the codes are made before the clock starts (one authorize each,
 // over fetch) and the measured load is token requests alone, each redeeming a fresh code.
-const OIDC_CODES = Number(process.env.BENCH_OIDC_CODES ?? 10000)
+// 2,500 per second of load (warm-up included): the row redeems about 1,000 a second here, so it never runs out.
+const OIDC_CODES = Number(process.env.BENCH_OIDC_CODES ?? 2500 * (seconds + warmup))
 const OIDC_VERIFIER = 'bench-pkce-verifier-bench-pkce-verifier-0123456789'
 const OIDC_CHALLENGE = createHash('sha256').update(OIDC_VERIFIER).digest('base64url')
 const OIDC_BASIC = `Basic ${Buffer.from(`${encodeURIComponent(BENCH_OIDC_CLIENT.clientId)}:${encodeURIComponent(BENCH_OIDC_CLIENT.clientSecret)}`).toString('base64')}`
