@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { privateRedis, tcpProxy, type PrivateRedis, type TcpProxy } from './faults-helpers.js'
+import { privateRedis, proxied, type PrivateRedis, type TcpProxy } from '../../../packages/core/test/private-servers.js'
 import { freshPostgres, nextIp, PASSWORD, services, signUp, startProcess, type ServerProcess, type TestDatabase } from './multi-process-harness.js'
 
 const enabled = Boolean(services.postgres)
@@ -94,15 +94,14 @@ describe.skipIf(!enabled)('faults over processes', () => {
   })
 
   it('PostgreSQL refused: 503 with Retry-After, never 500, and the pool recovers when it is back', async () => {
-    proxy = await tcpProxy({ host: new URL(services.postgres ?? '').hostname, port: Number(new URL(services.postgres ?? '').port || 5432) })
-    const viaProxy = new URL(db.url)
-    viaProxy.port = String(proxy.port)
-    servers = [await startProcess({ DATABASE_URL: viaProxy.toString() }), await startProcess({ DATABASE_URL: viaProxy.toString() })]
+    const { proxy: opened, url: viaProxy } = await proxied(db.url, 5432)
+    proxy = opened
+    servers = [await startProcess({ DATABASE_URL: viaProxy }), await startProcess({ DATABASE_URL: viaProxy })]
     const [a, b] = servers as [ServerProcess, ServerProcess]
     const email = `pg-down-${Date.now()}@example.com`
     const { cookie } = await signUp(a, email)
 
-    await proxy.drop()
+    await proxy.down()
     for (const server of servers) {
       for (const response of [await getSession(server, cookie), await signIn(server, email)]) {
         expect(response.status).toBe(503)
@@ -110,7 +109,7 @@ describe.skipIf(!enabled)('faults over processes', () => {
       }
     }
 
-    await proxy.restore()
+    await proxy.up()
     expect(await until(async () => (await getSession(a, cookie)).status === 200, 15)).toBe(true)
     expect(((await (await getSession(b, cookie)).json()) as { user: { email: string } }).user.email).toBe(email)
     expect((await signIn(b, email)).status).toBe(200)
@@ -162,10 +161,9 @@ describe.skipIf(!enabled)('faults over processes', () => {
   })
 
   it('connections cut at the TCP level in the middle of sign-ups: each answers 200 or 503, and no user is left without its account', async () => {
-    proxy = await tcpProxy({ host: new URL(services.postgres ?? '').hostname, port: Number(new URL(services.postgres ?? '').port || 5432) })
-    const viaProxy = new URL(db.url)
-    viaProxy.port = String(proxy.port)
-    servers = [await startProcess({ DATABASE_URL: viaProxy.toString(), UV_THREADPOOL_SIZE: '1' })]
+    const { proxy: opened, url: viaProxy } = await proxied(db.url, 5432)
+    proxy = opened
+    servers = [await startProcess({ DATABASE_URL: viaProxy, UV_THREADPOOL_SIZE: '1' })]
     const [a] = servers as [ServerProcess]
     const cutting = proxy
     await signUpsUnderCuts(a, 'cut', async () => cutting.cut())

@@ -68,6 +68,26 @@ export function cookieHeader(response: Response, previous = ''): string {
   return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 }
 
+/** What a browser keeps of an answer: status, JSON body, the Cookie header it sends next, the Set-Cookie lines. */
+export interface BrowserAnswer {
+  readonly status: number
+  // JSON of whatever shape the route answers: tests read its fields directly.
+  readonly body: any
+  readonly cookie: string
+  readonly setCookies: string[]
+}
+
+/** `response` as a browser holding `previousCookie` sees it. */
+export async function browserAnswer(response: Response, previousCookie = ''): Promise<BrowserAnswer> {
+  const text = await response.text()
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    cookie: cookieHeader(response, previousCookie),
+    setCookies: response.headers.getSetCookie(),
+  }
+}
+
 export const PASSWORD = 'correct horse battery'
 
 export async function signUp(

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mysqlAdapter } from '../src/db/kysely/mysql.js'
 import { runMigrations } from '../src/migrations/run-migrations.js'
-import { expectRestartRecovery, expectSessionInsertRolledBack, faultAuth, mysqlDatabase, signIn, signUp, until } from './fault-support.js'
+import { expectRestartRecovery, expectSessionInsertRolledBack, faultAuth, signIn, signUp } from './fault-support.js'
+import { mysqlDatabase, until } from './private-servers.js'
 import { services } from './services.js'
 
 describe.skipIf(!services.mysql)('MariaDB faults', () => {

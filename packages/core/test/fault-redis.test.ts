@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memoryAdapter } from '../src/db/memory/index.js'
 import { redisStorage, type RedisStorage } from '../src/storage/redis.js'
 import { cookieHeader } from './accounts.js'
-import { faultAuth, password, privateRedis, until } from './fault-support.js'
+import { faultAuth, password } from './fault-support.js'
+import { privateRedis, until } from './private-servers.js'
 import { BASE, request } from './helpers.js'
 
 describe('Redis faults (private redis-server)', () => {

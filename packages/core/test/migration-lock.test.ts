@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mysqlDatabase, postgresSchema } from './fault-support.js'
+import { mysqlDatabase, postgresSchema } from './private-servers.js'
 import { services } from './services.js'
 
 const run = promisify(execFile)

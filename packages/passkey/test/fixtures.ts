@@ -4,7 +4,7 @@
  * that carry the browser's cookies from one step to the next, as the
  * ceremony does (options → authenticator → verify).
  */
-import { accountAuth, cookieHeader, signUp } from '../../core/test/accounts.js'
+import { accountAuth, browserAnswer, cookieHeader, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
 import type { PasskeyOptions } from '../src/options.js'
 import { passkey } from '../src/plugin.js'
@@ -18,26 +18,13 @@ export function passkeyAuth(options: PasskeyOptions = {}, core: Parameters<typeo
 
 export type PasskeyAuth = ReturnType<typeof passkeyAuth>
 
-export interface Answer {
-  readonly status: number
-  readonly body: any
-  /** The Cookie header the browser sends next: the previous one with this answer's cookies applied. */
-  readonly cookie: string
-  readonly setCookies: string[]
-}
+export type Answer = BrowserAnswer
 
 /** A request from the app's origin with the browser's cookies. */
 export async function call(auth: PasskeyAuth, path: string, cookie: string, json?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { origin: BASE }
   if (cookie) headers.cookie = cookie
-  const response = await auth.handler(request(`/api/auth${path}`, json === undefined ? { headers } : { json, headers }))
-  const text = await response.text()
-  return {
-    status: response.status,
-    body: text ? JSON.parse(text) : null,
-    cookie: cookieHeader(response, cookie),
-    setCookies: response.headers.getSetCookie(),
-  }
+  return browserAnswer(await auth.handler(request(`/api/auth${path}`, json === undefined ? { headers } : { json, headers })), cookie)
 }
 
 /** Signs a new user up; the session cookie. */

@@ -7,7 +7,7 @@
  */
 import { createHmac } from 'node:crypto'
 import { base32 } from 'oslo/encoding'
-import { accountAuth, cookieHeader, PASSWORD, signUp } from '../../core/test/accounts.js'
+import { accountAuth, browserAnswer, cookieHeader, PASSWORD, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
 import type { TwoFactorOptions, TwoFactorOTPMail } from '../src/options.js'
 import { twoFactor } from '../src/plugin.js'
@@ -25,20 +25,13 @@ export function twoFactorAuth(options: Partial<TwoFactorOptions> = {}, core: Par
   return Object.assign(auth, { otps, lastOtp: () => otps[otps.length - 1]?.otp ?? '' })
 }
 
-export interface Answer {
-  readonly status: number
-  readonly body: any
-  /** The Cookie header a browser would send next (previous cookies updated by this answer). */
-  readonly cookie: string
-  readonly setCookies: string[]
-}
+export type Answer = BrowserAnswer
 
 export async function post(auth: TwoFactorAuth, path: string, json: unknown, cookie = '', headers: Record<string, string> = {}): Promise<Answer> {
   const response = await auth.handler(
     request(`/api/auth${path}`, { json: json ?? {}, headers: { origin: BASE, ...(cookie ? { cookie } : {}), ...headers } }),
   )
-  const text = await response.text()
-  return { status: response.status, body: text ? JSON.parse(text) : null, cookie: cookieHeader(response, cookie), setCookies: response.headers.getSetCookie() }
+  return browserAnswer(response, cookie)
 }
 
 export async function getSession(auth: TwoFactorAuth, cookie: string) {
