@@ -1,9 +1,10 @@
 /**
  * Store failures over real processes (docs/deployment.md#when-a-store-is-down):
- * a private Redis killed and restarted, and PostgreSQL cut and refused
+ * a private Redis killed and restarted or cut off, and PostgreSQL cut and refused
  * through a TCP proxy. Nothing answers 500; the database's absence is a 503
- * with Retry-After; a multi-step write cut mid-way leaves no partial rows;
- * everything recovers by itself. The shared services are never touched.
+ * with Retry-After; a revocation that cannot reach Redis is a 503 that
+ * changes nothing, so no process accepts a session reported revoked; a
+ * multi-step write cut mid-way leaves no partial rows; everything recovers by itself. The shared services are never touched.
  * Skipped without GATEHOUSE_TEST_POSTGRES_URL.
  */
 import { spawnSync } from 'node:child_process'
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { privateRedis, proxied, type PrivateRedis, type TcpProxy } from '../../../packages/core/test/private-servers.js'
+import { cookiesOf } from './harness.js'
 import { freshPostgres, nextIp, PASSWORD, services, signUp, startProcess, type ServerProcess, type TestDatabase } from './multi-process-harness.js'
 
 const enabled = Boolean(services.postgres)
@@ -91,6 +93,46 @@ describe.skipIf(!enabled)('faults over processes', () => {
     expect(await until(async () => (await signIn(a, email)).status === 200, 15)).toBe(true)
     expect((await signIn(b, email)).status).toBe(200)
     expect((await getSession(b, cookie)).status).toBe(200)
+  })
+
+  it.skipIf(!redisServer)('Redis unreachable while holding a copy: revoke-session answers 503 and changes nothing; once Redis is back and the revoking process restarted, the retried revocation holds on every process', async () => {
+    redis = await privateRedis()
+    // Through a proxy: `down()` makes Redis unreachable while it keeps its keys (a partition, not a restart).
+    const { proxy: opened, url: viaProxy } = await proxied(redis.url, 6379)
+    proxy = opened
+    const env = { DATABASE_URL: db.url, REDIS_URL: viaProxy }
+    servers = [await startProcess(env), await startProcess(env)]
+    const [a, b] = servers as [ServerProcess, ServerProcess]
+    const email = `revoke-down-${Date.now()}@example.com`
+    const stolen = await signUp(a, email)
+    const own = cookiesOf(await signIn(a, email))
+    const userOf = async (server: ServerProcess, cookie: string) =>
+      ((await (await getSession(server, cookie)).json()) as { user: { email: string } } | null)?.user.email ?? null
+    expect(await userOf(b, stolen.cookie)).toBe(email)
+    const listed = (await (await a.call('/api/auth/list-sessions', { cookie: own })).json()) as Array<{ token: string; createdAt: string }>
+    const handle = [...listed].sort((x, y) => x.createdAt.localeCompare(y.createdAt))[0]?.token
+
+    await proxy.down()
+    const during = await a.call('/api/auth/revoke-session', { json: { token: handle }, cookie: own, ip: nextIp() })
+    // A restarts: nothing it remembered of the outage survives, and nothing needs to.
+    await a.stop()
+    await proxy.up()
+    const restarted = await startProcess(env)
+    servers = [restarted, b]
+    // B is talking to Redis again once a credential route (counted there) answers.
+    expect(await until(async () => (await signIn(b, email)).status === 200, 15)).toBe(true)
+
+    // The answer and what B does agree: not revoked (503), so still accepted. A 200 here, with B
+    // accepting the session from the copy Redis kept, is the fault this guards against.
+    expect({ answered: during.status, acceptedByB: await userOf(b, stolen.cookie) }).toEqual({ answered: 503, acceptedByB: email })
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await userOf(restarted, stolen.cookie)).toBe(email)
+
+    const retried = await restarted.call('/api/auth/revoke-session', { json: { token: handle }, cookie: own, ip: nextIp() })
+    expect(retried.status).toBe(200)
+    for (const server of servers) expect(await userOf(server, stolen.cookie)).toBeNull()
+    const [row] = await db.query<{ n: string }>('select count(*) as n from "session" where token = $1', [handle])
+    expect(Number(row?.n)).toBe(0)
   })
 
   it('PostgreSQL refused: 503 with Retry-After, never 500, and the pool recovers when it is back', async () => {

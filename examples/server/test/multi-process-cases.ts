@@ -63,6 +63,49 @@ export async function sessionAcrossProcesses(deployment: Deployment): Promise<vo
   for (const server of deployment.servers) expect(await sessionUser(server, cookie)).toBeNull()
 }
 
+/**
+ * Revocations while every process polls the revoked session with the cookie
+ * cache off (a thief with a stolen cookie): a poll that misses Redis between
+ * the revocation's delete and its commit, or a refresh racing it, must not
+ * leave a copy behind (docs/sessions.md#revocation-and-racing-reads). Whether
+ * a poll lands in that window is up to timing here; the deterministic proof is
+ * packages/core/test/revocation-races.test.ts. Once the revocation answered,
+ * no process accepts the session.
+ */
+export async function revocationUnderPolls(deployment: Deployment): Promise<void> {
+  const [first, ...others] = deployment.servers as [ServerProcess, ...ServerProcess[]]
+  const revoker = others.at(-1) ?? first
+  const signIn = async (email: string, password: string) =>
+    cookiesOf(await first.call('/api/auth/sign-in/email', { json: { email, password }, ip: nextIp() }))
+  const revocations = [
+    { path: '/api/auth/change-password', json: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', revokeOtherSessions: true } },
+    { path: '/api/auth/revoke-other-sessions', json: {} },
+    { path: '/api/auth/revoke-sessions', json: {} },
+  ]
+  for (const revocation of revocations) {
+    const email = uniqueEmail('revoke-race')
+    const stolen = await signUp(first, email)
+    const own = await signIn(email, PASSWORD)
+    let polling = true
+    let polls = 0
+    const pollers = deployment.servers.flatMap((server) =>
+      Array.from({ length: 3 }, async () => {
+        while (polling) {
+          await (await server.call('/api/auth/get-session?disableCookieCache=true', { cookie: stolen.cookie })).arrayBuffer()
+          polls += 1
+        }
+      }),
+    )
+    // Let the polls get going, so some are in flight when the revocation commits.
+    while (polls < 10) await new Promise((resolve) => setTimeout(resolve, 5))
+    const revoked = await revoker.call(revocation.path, { json: revocation.json, cookie: own, ip: nextIp() })
+    polling = false
+    await Promise.all(pollers)
+    expect(revoked.status, revocation.path).toBe(200)
+    for (const server of deployment.servers) expect(await sessionUser(server, stolen.cookie), revocation.path).toBeNull()
+  }
+}
+
 /** verify-email: the first redemption verifies and signs in; the other nineteen change nothing. */
 export async function verificationOnce(deployment: Deployment): Promise<void> {
   const [first] = deployment.servers as [ServerProcess]

@@ -5,7 +5,7 @@
  * without GATEHOUSE_TEST_MYSQL_URL and GATEHOUSE_TEST_REDIS_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { invitationOnce, oidcCodeAndRefreshOnce, passwordResetOnce, sessionAcrossProcesses, verificationOnce, webhookOnce, type Deployment } from './multi-process-cases.js'
+import { invitationOnce, oidcCodeAndRefreshOnce, passwordResetOnce, revocationUnderPolls, sessionAcrossProcesses, verificationOnce, webhookOnce, type Deployment } from './multi-process-cases.js'
 import { openBacking, services, startProcess, type ServerProcess } from './multi-process-harness.js'
 
 const enabled = Boolean(services.mysql && services.redis)
@@ -30,6 +30,7 @@ describe.skipIf(!enabled)('several processes on MariaDB + Redis', () => {
   })
 
   it('a session from one process is valid on the other, and revoked on one it is refused by both at once', () => sessionAcrossProcesses(deployment))
+  it('a session revoked while both processes poll it is refused by both once the revocation answered', () => revocationUnderPolls(deployment))
   it('verifies an email once for twenty concurrent redemptions', () => verificationOnce(deployment))
   it('resets a password once for twenty concurrent redemptions', () => passwordResetOnce(deployment))
   it('accepts an invitation once for twenty concurrent accepts', () => invitationOnce(deployment))

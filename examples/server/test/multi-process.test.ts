@@ -13,6 +13,7 @@ import {
   invitationOnce,
   oidcCodeAndRefreshOnce,
   passwordResetOnce,
+  revocationUnderPolls,
   sessionAcrossProcesses,
   uniqueEmail,
   verificationOnce,
@@ -89,6 +90,7 @@ describe.skipIf(!enabled)('several processes on PostgreSQL + Redis', () => {
     expect(other?.status).toBe(200)
   })
 
+  it('a session revoked while every process polls it is refused by all once the revocation answered', () => revocationUnderPolls(deployment))
   it('verifies an email once for twenty concurrent redemptions', () => verificationOnce(deployment))
   it('resets a password once for twenty concurrent redemptions', () => passwordResetOnce(deployment))
   it('accepts an invitation once for twenty concurrent accepts', () => invitationOnce(deployment))

@@ -6,7 +6,7 @@
  * path that signs a user in (password, social, magic link, impersonation)
  * refuses a banned user with 403, not only the password route.
  */
-import { definePlugin, deleteSessions, type AuthContext, type DatabaseHookContext, type Row } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type DatabaseHookContext, type Row } from '@gatehouse/core'
 import { AdminErrors } from './errors.js'
 import { resolveAdminOptions, type AdminOptions } from './options.js'
 import { adminEndpoints } from './routes/index.js'
@@ -51,20 +51,26 @@ export function admin(options: AdminOptions = {}) {
             await refuseBanned(ctx.db ?? auth.db, auth.clock, resolved, String(data.userId))
           },
           // Closes the race with a ban committed between the check above and the insert:
-          // the ban's sweep may have run before this row existed.
+          // the ban's sweep may have run before this row existed. The row only: this runs before the
+          // creating call writes the copy to secondary storage, and that write reads the row again and
+          // takes the copy back (docs/sessions.md#revocation-and-racing-reads), so a storage outage
+          // cannot keep this session alive as it would make a revocation fail.
           after: async (row: Row, ctx: DatabaseHookContext) => {
             const auth = authFor(ctx)
             const user = await findAdminUser(auth.db, String(row.userId))
-            if (user && isBanned(user, auth.clock.now())) await deleteSessions(auth, [String(row.token)])
+            if (user && isBanned(user, auth.clock.now())) {
+              await auth.db.deleteMany({ model: 'session', where: { field: 'token', value: String(row.token) } })
+            }
           },
         },
       },
     },
     hooks: {
-      after: [
+      before: [
         {
           // Signing out of an impersonation forgets the admin's session too: the next person at
-          // this browser must not be able to step back into it.
+          // this browser must not be able to step back into it. Before the handler, so that a
+          // sign-out answered 503 (secondary storage down) forgets it as well.
           matcher: (ctx) => ctx.path === '/sign-out',
           handler: (ctx) => {
             if (ctx.cookies.get(ADMIN_SESSION_COOKIE) !== undefined) ctx.cookies.delete(ADMIN_SESSION_COOKIE)

@@ -65,6 +65,20 @@ export interface Store extends DataCalls {
   readonly adapter: Adapter
   /** One transaction; after-hooks of the writes inside run once it has committed. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>
+  /**
+   * Runs `task` once the transaction this store belongs to has committed (at
+   * once outside a transaction; never after a rollback). A task that throws is
+   * logged, not rethrown: the write it follows has already happened. Session
+   * revocation uses it to clear secondary storage after the commit
+   * (docs/sessions.md#revocation-and-racing-reads).
+   *
+   * @example
+   * await db.transaction(async (tx) => {
+   *   await tx.deleteMany({ model: 'session', where })
+   *   await tx.afterCommit(() => storage.delete(key))
+   * })
+   */
+  afterCommit(task: () => Promise<void>): Promise<void>
   /** The same store with the request's context handed to database hooks. */
   withEndpoint(endpoint: unknown): Store
 }
@@ -79,7 +93,6 @@ export function createStore(options: StoreOptions): Store {
 }
 
 interface InternalStore extends Store {
-  afterCommit(task: () => Promise<void>): Promise<void>
   inTransaction<R>(fn: (tx: InternalStore) => Promise<R>): Promise<R>
 }
 

@@ -19,7 +19,7 @@ import {
   setSessionCookies,
 } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
-import { deleteSessions, findSession, refreshSession } from './session-store.js'
+import { deleteExpiredSession, findSession, refreshSession } from './session-store.js'
 import type { SessionWithUser } from './types.js'
 
 export interface ResolveOptions {
@@ -47,7 +47,7 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
   }
   const now = ctx.clock.now().getTime()
   if (found.session.expiresAt.getTime() <= now) {
-    await deleteSessions(auth, [found.session.token])
+    await deleteExpiredSession(auth, found.session.token)
     clearSessionCookies(ctx)
     return null
   }

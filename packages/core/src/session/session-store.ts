@@ -5,6 +5,33 @@
  * database holds only its SHA-256, so a dump of the session table yields no
  * usable session. Reads go to secondary storage first, then to the database
  * with one query (session joined with its user).
+ *
+ * A revoked session stays revoked, in every process sharing the storage
+ * (docs/sessions.md#revocation-and-racing-reads). Two kinds of calls touch a copy:
+ *
+ * - a writer (a read that missed the store, a refresh, a user change, a new
+ *   session) has read or written the row; it SETs the copy, then reads the
+ *   row again (CONFIRM) and deletes the copy if the row is gone;
+ * - a revoker deletes the copy (PRE), deletes the row and COMMITs, then
+ *   deletes the copy again (POST).
+ *
+ * A writer's SET lands in the store either before POST, which removes it, or
+ * after POST; then its CONFIRM starts after POST, so after the COMMIT, and
+ * finds the row gone: the writer deletes its own copy. Whatever the
+ * interleaving, the last operation on the key is a delete. This needs nothing
+ * but get/set/delete from the store, and only that a read started after a
+ * commit returned sees the commit (any single primary; not a lagging replica).
+ * A hit never reads the database; a miss or a refresh costs one more read.
+ *
+ * PRE is what makes a revocation hold across processes and restarts: it must
+ * succeed (`deleteOrThrow`), else the revocation fails with 503 before any
+ * row changes (inside the caller's transaction, which rolls back). A failed
+ * delete that is only remembered by one process would leave other processes,
+ * and this one after a restart, accepting the copy when the store returns.
+ * POST and a writer's clean-up go through the resilient store: if the store
+ * fails in the milliseconds after PRE succeeded, the copy a racing writer
+ * put back is deleted when this process next reaches the store, and only if
+ * it stops first does that copy live on (docs/secondary-storage.md#when-redis-is-down).
  */
 import type { Row } from '../db/adapter.js'
 import { publicRow, reviveDates } from '../db/output.js'
@@ -12,6 +39,8 @@ import { sha256Base64url } from '../crypto/keys.js'
 import { generateToken } from '../crypto/random.js'
 import type { AuthContext } from '../endpoint/context.js'
 import type { Store } from '../db/store.js'
+import { deleteOrThrow } from '../storage/resilient.js'
+import type { SecondaryStorage } from '../storage/types.js'
 import { sessionOptions } from './session-options.js'
 import type { Session, SessionWithUser, User } from './types.js'
 
@@ -44,9 +73,9 @@ export async function createSession(
     /** Plugin fields of the session row (`impersonatedBy`). */
     fields?: Row
     /**
-     * false when `db` is a transaction that has not committed yet: the caller
-     * mirrors with `mirrorSession` after the commit, so secondary storage
-     * never holds a session that a rollback took back.
+     * With `db` a transaction, the copy in secondary storage is written once
+     * it commits, so the store never holds a session that a rollback took
+     * back; false leaves the copy to the caller (`mirrorSession`).
      */
     mirror?: boolean
   } = {},
@@ -66,7 +95,11 @@ export async function createSession(
     },
   })
   const result = { session: publicRow(ctx.schema, 'session', session), user: publicRow(ctx.schema, 'user', user) }
-  if (details.mirror !== false) await mirror(ctx, result)
+  if (details.mirror !== false) {
+    // The copy's CONFIRM must read committed rows, and on a one-connection database it cannot run beside the transaction.
+    if (details.db) await details.db.afterCommit(() => mirror(ctx, result).then(() => undefined))
+    else await mirror(ctx, result)
+  }
   return { ...result, token }
 }
 
@@ -88,7 +121,8 @@ export async function findSession(ctx: Ctx, token: string): Promise<SessionWithU
   if (!row || !row.user) return null
   const { user, ...session } = row
   const result = { session: publicRow(ctx.schema, 'session', session as Session & Row), user: publicRow(ctx.schema, 'user', user) }
-  if (ctx.secondaryStorage) await mirror(ctx, result)
+  // The row may have been revoked since it was read: then the copy is gone again, and so is the session.
+  if (!(await mirror(ctx, result))) return null
   return result
 }
 
@@ -103,16 +137,43 @@ export async function refreshSession(ctx: Ctx, current: SessionWithUser): Promis
   })
   if (!updated) return null
   const result = { session: publicRow(ctx.schema, 'session', updated), user: current.user }
-  await mirror(ctx, result)
+  if (!(await mirror(ctx, result))) return null
   return result
 }
 
-/** Deletes sessions by their stored token hashes, in the database and in secondary storage. */
+/**
+ * Revokes sessions by their stored token hashes, in the database and in
+ * secondary storage (PRE, delete, POST in the module comment). With `db` a
+ * transaction, the rows go with it and POST follows its commit.
+ *
+ * @throws StorageUnavailableError when a copy cannot be deleted before the
+ * rows are: nothing was deleted (the caller's transaction rolls back), and
+ * the request answers 503 with Retry-After.
+ *
+ * @example
+ * await db.transaction(async (tx) => {
+ *   await tx.update({ model: 'account', where, update: { password } })
+ *   await deleteSessions(auth, hashes, tx)
+ * })
+ */
 export async function deleteSessions(ctx: Ctx, tokenHashes: readonly string[], db: Store = ctx.db): Promise<number> {
   if (tokenHashes.length === 0) return 0
+  const storage = ctx.secondaryStorage
+  const keys = tokenHashes.map(storageKey)
+  if (storage) await Promise.all(keys.map((key) => deleteOrThrow(storage, key)))
   const deleted = await db.deleteMany({ model: 'session', where: { field: 'token', operator: 'in', value: [...tokenHashes] } })
-  if (ctx.secondaryStorage) await Promise.all(tokenHashes.map((hash) => ctx.secondaryStorage?.delete(storageKey(hash))))
+  if (storage) await db.afterCommit(() => deleteCopies(storage, keys))
   return deleted
+}
+
+/**
+ * Deletes a session found expired. Not a revocation: its copy expires with it
+ * and no writer puts an expired session back, so a store fault here is the
+ * resilient store's to retry, never a 503.
+ */
+export async function deleteExpiredSession(ctx: Ctx, tokenHash: string): Promise<void> {
+  await ctx.db.deleteMany({ model: 'session', where: { field: 'token', value: tokenHash } })
+  if (ctx.secondaryStorage) await ctx.secondaryStorage.delete(storageKey(tokenHash))
 }
 
 /** Every session of a user, newest first. */
@@ -136,9 +197,13 @@ export async function deleteUserSessions(ctx: Ctx, userId: string, except?: stri
 
 /** Rewrites the mirrored copies of a user's sessions after the user changed (name, email, verification). */
 export async function refreshUserInStorage(ctx: Ctx, user: User): Promise<void> {
-  if (!ctx.secondaryStorage) return
+  const storage = ctx.secondaryStorage
+  if (!storage) return
   const sessions = await userSessions(ctx, user.id)
-  await Promise.all(sessions.map((session) => mirror(ctx, { session, user: publicRow(ctx.schema, 'user', user as User & Row) })))
+  const visible = publicRow(ctx.schema, 'user', user as User & Row)
+  const written = await Promise.all(sessions.map((session) => writeCopy(ctx, storage, { session, user: visible })))
+  // A session revoked since the list was read must not keep the copy just written (CONFIRM).
+  await dropOrphanedCopies(ctx, storage, sessions.filter((_, index) => written[index]).map((session) => session.token))
 }
 
 /**
@@ -146,16 +211,56 @@ export async function refreshUserInStorage(ctx: Ctx, user: User): Promise<void> 
  * transaction has committed. Only the session and user are copied: a
  * `CreatedSession`'s raw token never reaches the store.
  */
-export function mirrorSession(ctx: Ctx, value: SessionWithUser): Promise<void> {
-  return mirror(ctx, { session: value.session, user: value.user })
+export async function mirrorSession(ctx: Ctx, value: SessionWithUser): Promise<void> {
+  await mirror(ctx, { session: value.session, user: value.user })
 }
 
-/** Secondary storage keeps each entry for the session's remaining lifetime, so it never outlives the row. */
-async function mirror(ctx: Ctx, value: SessionWithUser): Promise<void> {
-  if (!ctx.secondaryStorage) return
+/**
+ * A writer's SET and CONFIRM (module comment): false when the row turned out
+ * to be gone, and the copy with it. Without secondary storage, true.
+ */
+async function mirror(ctx: Ctx, value: SessionWithUser): Promise<boolean> {
+  const storage = ctx.secondaryStorage
+  if (!storage || !(await writeCopy(ctx, storage, value))) return true
+  const gone = await dropOrphanedCopies(ctx, storage, [value.session.token])
+  return gone.length === 0
+}
+
+/** Secondary storage keeps each entry for the session's remaining lifetime, so it never outlives the row. False if expired (nothing written). */
+async function writeCopy(ctx: Ctx, storage: SecondaryStorage, value: SessionWithUser): Promise<boolean> {
   const remaining = Math.floor((value.session.expiresAt.getTime() - ctx.clock.now().getTime()) / 1000)
-  if (remaining <= 0) return
-  await ctx.secondaryStorage.set(storageKey(value.session.token), JSON.stringify(value), remaining)
+  if (remaining <= 0) return false
+  await storage.set(storageKey(value.session.token), JSON.stringify(value), remaining)
+  return true
+}
+
+/**
+ * CONFIRM: reads the rows of copies just written and deletes the copies whose
+ * row is gone; answers their hashes. If the read fails, every copy is deleted
+ * before the error goes on: an unconfirmed copy may be a revoked session's.
+ */
+async function dropOrphanedCopies(ctx: Ctx, storage: SecondaryStorage, tokenHashes: readonly string[]): Promise<string[]> {
+  if (tokenHashes.length === 0) return []
+  let alive: Set<string>
+  try {
+    const [only] = tokenHashes
+    const rows =
+      tokenHashes.length === 1 && only !== undefined
+        ? [await ctx.db.findOne<Session & Row>({ model: 'session', where: { field: 'token', value: only } })]
+        : await ctx.db.findMany<Session & Row>({ model: 'session', where: { field: 'token', operator: 'in', value: [...tokenHashes] } })
+    alive = new Set(rows.flatMap((row) => (row ? [row.token] : [])))
+  } catch (error) {
+    await deleteCopies(storage, tokenHashes.map(storageKey))
+    throw error
+  }
+  const gone = tokenHashes.filter((hash) => !alive.has(hash))
+  await deleteCopies(storage, gone.map(storageKey))
+  return gone
+}
+
+/** POST and a writer's clean-up: through the resilient store, which retries a failed delete when the store answers again. */
+async function deleteCopies(storage: SecondaryStorage, keys: readonly string[]): Promise<void> {
+  await Promise.all(keys.map((key) => storage.delete(key)))
 }
 
 function parseStored(ctx: Ctx, text: string): SessionWithUser | null {

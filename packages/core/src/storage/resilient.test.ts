@@ -3,7 +3,7 @@ import { captureLogs } from '../../test/capture-logs.js'
 import { createLogger } from '../endpoint/logger.js'
 import { StorageUnavailableError } from './errors.js'
 import { memoryStorage } from './memory-storage.js'
-import { resilientStorage } from './resilient.js'
+import { deleteOrThrow, resilientStorage } from './resilient.js'
 import type { SecondaryStorage } from './types.js'
 
 /** A real memory storage behind a switch that makes every call fail, as an unreachable Redis does. */
@@ -88,6 +88,32 @@ describe('resilientStorage', () => {
     expect(await inner.get('b')).toBeNull()
     expect(await inner.get('c')).toBeNull()
     expect(logs.lines.some((line) => line.includes('the oldest was dropped'))).toBe(true)
+  })
+
+  it('deleteOrThrow: a revocation learns that its delete failed; the key is still hidden here and deleted on recovery', async () => {
+    const { storage, inner, setDown } = switchable()
+    const { wrapped } = wrap(storage)
+    await wrapped.set('session:z', 'about to be revoked')
+    setDown(true)
+    await expect(deleteOrThrow(wrapped, 'session:z')).rejects.toBeInstanceOf(StorageUnavailableError)
+    setDown(false)
+    expect(await inner.get('session:z')).toBe('about to be revoked')
+    expect(await wrapped.get('session:z')).toBeNull()
+    expect(await inner.get('session:z')).toBeNull()
+    await wrapped.set('session:z', 'again')
+    await deleteOrThrow(wrapped, 'session:z')
+    expect(await inner.get('session:z')).toBeNull()
+  })
+
+  it('deleteOrThrow on any other storage: its own delete, any failure reported as StorageUnavailableError', async () => {
+    const inner = memoryStorage()
+    await inner.set('k', 'v')
+    await deleteOrThrow(inner, 'k')
+    expect(await inner.get('k')).toBeNull()
+    const broken: SecondaryStorage = { ...inner, delete: () => Promise.reject(new Error('ECONNRESET')) }
+    const error = await deleteOrThrow(broken, 'k').catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(StorageUnavailableError)
+    expect((error as Error).message).toContain('ECONNRESET')
   })
 
   it('passes increment through, failures included: the rate limiter decides', async () => {

@@ -8,9 +8,45 @@
  * session revoked or changed during an outage is not served from a copy that
  * survived it. Counters (`increment`)
  * are left alone: the rate limiter decides what an outage means for them.
+ *
+ * Revocations are the exception: a failed delete remembered here is known to
+ * this process only, so another process, or this one after a restart, would
+ * still accept the copy once the store answers again. `deleteOrThrow` lets a
+ * revocation fail instead (503, its transaction rolled back) when the copy
+ * cannot be deleted (docs/sessions.md#revocation-and-racing-reads).
  */
 import type { Logger } from '../endpoint/logger.js'
+import { isStorageUnavailable, StorageUnavailableError } from './errors.js'
 import type { SecondaryStorage } from './types.js'
+
+/** The strict delete of each storage made by `resilientStorage`, which keeps the plain contract's shape. */
+const strictDeletes = new WeakMap<SecondaryStorage, (key: string) => Promise<void>>()
+
+/**
+ * Deletes `key`, or throws `StorageUnavailableError` when the store cannot
+ * confirm it: for a revocation, which must not report success while a copy
+ * may survive in a store that other processes read. On a storage made by
+ * `resilientStorage` the failed key is also remembered as any failed delete
+ * is, so this process stops serving it at once; on any other storage this is
+ * its own `delete`, with a failure reported as `StorageUnavailableError`.
+ *
+ * @example
+ * await deleteOrThrow(ctx.secondaryStorage, `session:${hash}`) // throws while Redis is down: answered 503
+ */
+export async function deleteOrThrow(storage: SecondaryStorage, key: string): Promise<void> {
+  const strict = strictDeletes.get(storage)
+  if (strict) return strict(key)
+  try {
+    await storage.delete(key)
+  } catch (error) {
+    throw unavailable(error)
+  }
+}
+
+function unavailable(error: unknown): Error {
+  if (isStorageUnavailable(error)) return error as Error
+  return new StorageUnavailableError(`secondary storage delete failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+}
 
 export interface ResilientStorageOptions {
   readonly logger: Logger
@@ -106,16 +142,29 @@ export function resilientStorage(storage: SecondaryStorage, options: ResilientSt
       }
     },
     async delete(key) {
-      try {
-        await storage.delete(key)
-        pending.delete(key)
-        await recovered()
-      } catch (error) {
-        remember(key)
-        warn('delete', error)
-      }
+      await tryDelete(key)
     },
   }
+
+  /** Deletes `key`; a failure is remembered (the delete is replayed when the store answers again) and returned, not thrown. */
+  async function tryDelete(key: string): Promise<{ readonly error: unknown } | null> {
+    try {
+      await storage.delete(key)
+      pending.delete(key)
+      await recovered()
+      return null
+    } catch (error) {
+      remember(key)
+      warn('delete', error)
+      return { error }
+    }
+  }
+
   const increment = storage.increment?.bind(storage)
-  return increment ? { ...wrapped, increment } : wrapped
+  const result = increment ? { ...wrapped, increment } : wrapped
+  strictDeletes.set(result, async (key) => {
+    const failure = await tryDelete(key)
+    if (failure) throw unavailable(failure.error)
+  })
+  return result
 }

@@ -10,6 +10,12 @@ export interface SecondaryStorage {
   get(key: string): Promise<string | null>
   /** Stores `value`; with `ttlSeconds` the entry disappears after that many seconds. */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>
+  /**
+   * Resolves once the key is gone; throws (best `StorageUnavailableError`) when
+   * that cannot be confirmed. Revoking a session relies on it: it answers 503
+   * rather than report a session ended while a copy may keep it alive
+   * (docs/sessions.md#revocation-and-racing-reads).
+   */
   delete(key: string): Promise<void>
   /**
    * Atomically adds one to the counter at `key` and returns the new value. A

@@ -2,6 +2,9 @@
  * @module
  * POST /sign-out (docs/sessions.md#signing-up-in-and-out): deletes the session
  * and clears its cookies with Max-Age 0, whether or not the session still existed.
+ * With secondary storage unreachable the session cannot be revoked for every
+ * process (docs/sessions.md#revocation-and-racing-reads): the answer is 503
+ * and the session stays, but the cookies are cleared all the same.
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { clearSessionCookies, readSessionToken } from '../../session/session-cookies.js'
@@ -12,8 +15,9 @@ export const signOut = defineEndpoint({
   path: '/sign-out',
   handler: async (ctx) => {
     const token = readSessionToken(ctx)
-    if (token) await deleteSessions(ctx.auth, [hashSessionToken(token)])
+    // Before the revocation, so that a 503 from it still makes this browser forget the session.
     clearSessionCookies(ctx)
+    if (token) await deleteSessions(ctx.auth, [hashSessionToken(token)])
     return { success: true }
   },
 })
