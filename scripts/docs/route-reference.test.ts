@@ -28,7 +28,7 @@ const sections = [
   pluginSection(
     '@gatehouse/magic-link',
     magicLink({ sendMagicLink: () => {} }),
-    'The verify route is the mailed link: it always answers with a redirect (docs/magic-link.md#the-flow).',
+    'The GET verify route is the mailed link: it answers with a redirect, or with a confirmation page whose form posts to the POST route when the browser is signed in as someone else (docs/magic-link.md#the-flow).',
   ),
   pluginSection(
     '@gatehouse/admin',

@@ -53,6 +53,21 @@ export async function consumeLinkToken(ctx: Pick<AuthContext, 'clock'>, db: Stor
   return claims ? { ok: true, claims } : { ok: false, reason: 'invalid' }
 }
 
+/**
+ * The token's claims when it is valid, without consuming it: the GET that
+ * must ask before switching accounts (routes/verify-magic-link.ts) leaves
+ * the link usable for the POST that completes it.
+ */
+export async function peekLinkToken(ctx: Pick<AuthContext, 'db' | 'clock'>, token: string): Promise<LinkClaims | null> {
+  if (token.length !== TOKEN_LENGTH) return null
+  const row = await ctx.db.findOne<Row & { value: string; expiresAt: Date }>({
+    model: 'verification',
+    where: { field: 'identifier', value: identifier(token) },
+  })
+  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) return null
+  return readClaims(row.value)
+}
+
 export async function deleteLinkToken(ctx: Pick<AuthContext, 'db'>, id: string): Promise<void> {
   await ctx.db.delete({ model: 'verification', where: { field: 'id', value: id } })
 }

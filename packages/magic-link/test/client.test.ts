@@ -17,7 +17,10 @@ import { linkAuth } from './fixtures.js'
 describe('magic-link route table', () => {
   it('matches the server, leaving out the link the browser opens from the mail', () => {
     const endpoints = magicLinkEndpoints(resolveOptions({ sendMagicLink: () => {} }))
-    expectTableMatches(magicLinkRoutes, endpoints, { magicLinkVerify: 'opened by the browser from the mail' })
+    expectTableMatches(magicLinkRoutes, endpoints, {
+      magicLinkVerify: 'opened by the browser from the mail',
+      magicLinkVerifyPost: "posted by the link's confirmation page",
+    })
   })
 })
 

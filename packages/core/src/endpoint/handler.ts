@@ -3,8 +3,8 @@
  * The web-standard entry point: `handler(Request): Promise<Response>`.
  * Order of checks (docs/endpoints.md#what-happens-to-a-request): route
  * (404/405; an OPTIONS preflight for a `cors` endpoint is answered here),
- * origin (a POST carrying cookies must come from a trusted origin), rate
- * limit (429), body, then the shared call path of execute.ts.
+ * origin (a POST must not come from an untrusted origin, cookies or not),
+ * rate limit (429), body, then the shared call path of execute.ts.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
@@ -19,7 +19,7 @@ import { incomingFromRequest, type Incoming } from './incoming.js'
 import { DEFAULT_MAX_BODY_BYTES, parseBody, queryObject } from './request-body.js'
 import { errorOutgoing, toOutgoing, toWebResponse, type Outgoing } from './respond.js'
 import type { Router } from './router.js'
-import type { RateLimiter } from '../rate-limit/rate-limiter.js'
+import { UNIDENTIFIED_CLIENT_KEY, type RateLimiter } from '../rate-limit/rate-limiter.js'
 
 export interface HandlerRuntime {
   readonly context: AuthContext
@@ -59,7 +59,7 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     // Set before any check, so a refusal (429, 400) is readable cross-origin too.
     if (metadata.cors) for (const [name, value] of CORS_HEADERS) responseHeaders.set(name, value)
 
-    if (!metadata.skipOriginCheck) checkOrigin(auth, incoming)
+    if (!metadata.skipOriginCheck && !metadata.cors) checkOrigin(auth, incoming)
 
     const ipOptions = auth.options.advanced?.ipAddress
     const lookup = lookupClientIp(incoming.headers, {
@@ -70,8 +70,10 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     const ip = lookup.kind === 'found' ? lookup.ip : null
     if (!metadata.skipRateLimit && auth.options.rateLimit?.enabled !== false) {
       const key = rateLimitKey(lookup, incoming.peerAddress)
-      if (lookup.kind !== 'found') warnNoClientIp(runtime, key !== null)
-      const verdict = key === null ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: key })
+      // Not when the operator turned tracking off: nothing is missing then.
+      if (lookup.kind === 'absent' || lookup.kind === 'unusable') warnNoClientIp(runtime, key !== null)
+      // A null key (no address at all) still goes to the limiter: credential paths count it under one shared key.
+      const verdict = lookup.kind === 'disabled' ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: key })
       if (!verdict.allowed && verdict.unavailable) {
         // The counter store is down and this path fails closed (docs/rate-limits.md#when-the-store-is-down).
         throw new AuthError(CoreErrors.SERVICE_UNAVAILABLE, { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } })
@@ -140,20 +142,18 @@ function corsPreflight(router: Router, path: string, allow: readonly Method[]): 
   }
 }
 
-/** Counts every request whose headers name no usable client and whose peer is unknown: they share one budget. */
-const UNIDENTIFIED_CLIENT_KEY = 'unidentified'
-
 /**
- * The key a request is counted under, or null to let it through uncounted.
- * A request whose headers name no usable client (garbage, fewer entries than
- * `trustedProxyCount`, or no configured header at all) counts under the
- * connection's address when the server glue knows it. Without that, a header
- * that was sent but is unusable still counts, under one key shared by all
- * such requests: a client could write one just to skip the limit, and a fresh
- * garbage value must not buy a fresh budget. With no header at all there is
- * no fair key, since one shared bucket would let a single client lock
- * everyone out of sign-in: the request goes through and the operator is
- * warned, as the deployment is missing its proxy header (docs/rate-limits.md).
+ * The key a request is counted under, or null when no client address can be
+ * derived. A request whose headers name no usable client (garbage, fewer
+ * entries than `trustedProxyCount`, or no configured header at all) counts
+ * under the connection's address when the server glue knows it. Without that,
+ * a header that was sent but is unusable still counts, under one key shared by
+ * all such requests: a client could write one just to skip the limit, and a
+ * fresh garbage value must not buy a fresh budget. With no header at all the
+ * limiter decides by path (null): credential paths share one budget too, or a
+ * password guesser would only need to omit the header; other paths go through
+ * uncounted. The operator is warned, as the deployment is missing its proxy
+ * header (docs/rate-limits.md#defaults).
  */
 function rateLimitKey(lookup: ClientIpLookup, peerAddress: string | undefined): string | null {
   if (lookup.kind === 'found') return rateLimitKeyForIp(lookup.ip)
@@ -171,7 +171,7 @@ function warnNoClientIp(runtime: HandlerRuntime, counted: boolean): void {
   runtime.context.logger.warn(
     counted
       ? 'no valid client IP in the configured headers (advanced.ipAddress): such requests are rate limited by the connection address, or all together; check x-forwarded-for and trustedProxyCount'
-      : 'rate limiting skipped: no valid client IP in the configured headers (advanced.ipAddress); set x-forwarded-for in your proxy or server adapter',
+      : 'no client IP in the configured headers (advanced.ipAddress): credential paths (sign-in, sign-up, password reset, ...) are rate limited all together, other paths not at all; set x-forwarded-for in your proxy or server adapter',
   )
 }
 const warned = new WeakSet<HandlerRuntime>()
@@ -183,22 +183,45 @@ function routePath(pathname: string, basePath: string): string | null {
 }
 
 /**
- * The origin is checked on POST when a cookie is sent. A browser
- * always sends Origin on a cross-site POST; Referer is the fallback for the
- * few that strip it. No Origin and no Referer on a cookie-bearing write is
- * refused: the request cannot prove where it came from.
+ * Every state-changing request must not come from an untrusted origin,
+ * whether or not it carries cookies (docs/security.md#login-csrf). A request
+ * without cookies is not harmless: a cross-site form POST to
+ * `/sign-in/email` carries no cookie (SameSite=Lax), and the answer's
+ * Set-Cookie would sign the victim's browser into the attacker's account.
+ *
+ * - A present `Origin` decides: it must be trusted, and `null` (sandboxed
+ *   frames, privacy redirects) is refused.
+ * - Without it, `Sec-Fetch-Site: cross-site` is refused (a browser that
+ *   strips Origin still says the request crossed sites), and a `Referer`,
+ *   when sent, must be trusted.
+ * - With neither Origin nor Referer, a cookie-bearing request is refused:
+ *   it cannot prove where it came from. One with no cookie either is a
+ *   server-to-server call (curl, a backend): a browser always sends Origin
+ *   on a cross-site POST, so it passes.
+ *
+ * `cors` and `skipOriginCheck` endpoints never get here: they are meant to be
+ * called from other origins (bearer tokens, webhooks, the `form_post` callback).
  */
 function checkOrigin(auth: AuthContext, incoming: Incoming): void {
   if (safeMethods.has(incoming.method)) return
-  if (!incoming.headers.has('cookie')) return
   if (auth.options.advanced?.disableOriginCheck) return
-  const origin = incoming.headers.get('origin') ?? refererOrigin(incoming.headers.get('referer'))
+  const { headers } = incoming
+  const origin = headers.get('origin')
+  if (origin !== null) return requireTrusted(auth, origin)
+  if (headers.get('sec-fetch-site')?.trim().toLowerCase() === 'cross-site') throw new AuthError(CoreErrors.MISSING_ORIGIN)
+  // An empty Referer says as little as none (Referrer-Policy: no-referrer sends none at all).
+  const referer = headers.get('referer')
+  if (referer) return requireTrusted(auth, refererOrigin(referer))
+  if (headers.has('cookie')) throw new AuthError(CoreErrors.MISSING_ORIGIN)
+}
+
+/** An opaque (`null`), empty or unparsable origin proves nothing: refused like a missing one. */
+function requireTrusted(auth: AuthContext, origin: string | null): void {
   if (!origin || origin === 'null') throw new AuthError(CoreErrors.MISSING_ORIGIN)
   if (!auth.isTrustedOrigin(origin)) throw new AuthError(CoreErrors.INVALID_ORIGIN)
 }
 
-function refererOrigin(referer: string | null): string | null {
-  if (!referer) return null
+function refererOrigin(referer: string): string | null {
   try {
     return new URL(referer).origin
   } catch {

@@ -21,6 +21,7 @@ import { listAccounts } from './account/list-accounts.js'
 import { unlinkAccount } from './account/unlink-account.js'
 import { sendVerificationEmail } from './email/send-verification-email.js'
 import { verifyEmail } from './email/verify-email.js'
+import { verifyEmailPost } from './email/verify-email-post.js'
 import { changePassword } from './password/change-password.js'
 import { forgetPassword, requestPasswordReset } from './password/request-password-reset.js'
 import { resetPassword } from './password/reset-password.js'
@@ -53,6 +54,7 @@ export const coreEndpoints = {
   unlinkAccount,
   sendVerificationEmail,
   verifyEmail,
+  verifyEmailPost,
   requestPasswordReset,
   forgetPassword,
   resetPasswordCallback,

@@ -11,7 +11,10 @@ export type Method = 'GET' | 'POST'
 export type Schema = z.ZodType
 
 export interface EndpointMetadata {
-  /** Exempt from the origin check: for callers that are not browsers (webhooks). */
+  /**
+   * Exempt from the origin check (docs/endpoints.md#what-happens-to-a-request): for callers that are
+   * not browsers (webhooks) or cross-site posts bound by something else (a provider's `form_post`).
+   */
   readonly skipOriginCheck?: boolean
   /** Hand the handler the raw body text instead of parsed JSON (signature checks). */
   readonly rawBody?: boolean
@@ -24,7 +27,8 @@ export interface EndpointMetadata {
    * `Access-Control-Allow-Origin: *` and OPTIONS preflights are answered
    * (docs/endpoints.md#cross-origin-calls). Only for endpoints that read no
    * cookie (bearer tokens, client credentials in the body or a header, public
-   * documents): a browser never sends cookies to a wildcard origin.
+   * documents): a browser never sends cookies to a wildcard origin. Also
+   * exempt from the origin check, since every origin is meant to call it.
    */
   readonly cors?: boolean
 }

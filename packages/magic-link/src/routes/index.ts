@@ -5,11 +5,13 @@
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { signInMagicLink } from './sign-in-magic-link.js'
 import { verifyMagicLink } from './verify-magic-link.js'
+import { verifyMagicLinkPost } from './verify-magic-link-post.js'
 
 export function magicLinkEndpoints(options: ResolvedMagicLinkOptions) {
   return {
     signInMagicLink: signInMagicLink(options),
     magicLinkVerify: verifyMagicLink(options),
+    magicLinkVerifyPost: verifyMagicLinkPost(options),
   }
 }
 

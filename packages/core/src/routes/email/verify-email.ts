@@ -19,9 +19,17 @@
  *
  * verify-email makes the session refresh. A caller already signed in
  * as this user gets a cookie cache carrying the changed user; with
- * `autoSignInAfterVerification` a caller without such a session is signed
+ * `autoSignInAfterVerification` a caller without a session is signed
  * in — only on the unverified-to-verified transition, so a verification link,
  * valid for an hour and not single-use, signs in at most once.
+ *
+ * A caller signed in as another user is not switched by the GET (login CSRF
+ * by link, docs/security.md#login-csrf): the address is verified, the
+ * sign-in is parked (pending-sign-in.ts), and a browser with a callbackURL
+ * gets the confirmation page, whose POST (verify-email-post.ts) takes the
+ * parked sign-in. A caller without callbackURL gets the usual
+ * `{ status, user }` with its own session untouched, and may POST the token
+ * to switch.
  */
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
@@ -39,6 +47,8 @@ import type { User } from '../../session/types.js'
 import { verifyEmailToken } from '../../verification/email-token.js'
 import { appendQueryParam } from './append-query.js'
 import { applyEmailChange, type VerifyEmailError } from './apply-email-change.js'
+import { parkSignIn, takeParkedSignIn } from './pending-sign-in.js'
+import { confirmSignInPage } from '../system/confirm-sign-in-page.js'
 
 type Outcome =
   | { readonly ok: true; readonly user: User; readonly changed: boolean; readonly newlyVerified: boolean }
@@ -58,29 +68,51 @@ export const verifyEmail = defineEndpoint({
       callbackURL: z.string().optional(),
     }),
   ),
-  handler: async (ctx) => {
-    const { callbackURL } = ctx.query
-    let outcome: Outcome
-    try {
-      outcome = await verify(ctx, ctx.query.token ?? '', callbackURL)
-    } catch (error) {
-      // A browser following a mailed link should land on the app's page, not on a JSON error.
-      if (!callbackURL || !(error instanceof AuthError) || error.code !== 'FAILED_TO_SEND_EMAIL') throw error
-      outcome = { ok: false, error: 'internal_server_error' }
-    }
-
-    if (!outcome.ok) {
-      if (callbackURL) return ctx.redirect(appendQueryParam(callbackURL, 'error', outcome.error))
-      // No session: the same 401 as every route that needs one.
-      if (outcome.error === 'unauthorized') throw new AuthError(CoreErrors.UNAUTHORIZED)
-      throw new AuthError(CoreErrors.UNAUTHORIZED, { message: outcome.error })
-    }
-    await settleSession(ctx, outcome)
-    if (outcome.newlyVerified) await afterVerification(ctx, outcome.user)
-    if (callbackURL) return ctx.redirect(callbackURL)
-    return { status: true, user: publicRow(ctx.auth.schema, 'user', outcome.user) }
-  },
+  handler: (ctx) => redeemVerificationLink(ctx, ctx.query, { confirmed: false }),
 })
+
+export interface VerificationLink {
+  readonly token?: string | undefined
+  readonly callbackURL?: string | undefined
+}
+
+/**
+ * The link's work, for the GET (`confirmed: false`) and for the POST of the
+ * confirmation page (`confirmed: true`, which may replace another user's
+ * session). The POST answers a redirect with 303, so the browser follows it with a GET.
+ */
+export async function redeemVerificationLink(ctx: EndpointContext, link: VerificationLink, { confirmed }: { confirmed: boolean }) {
+  const { callbackURL } = link
+  const token = link.token ?? ''
+  let outcome: Outcome
+  try {
+    outcome = await verify(ctx, token, callbackURL)
+  } catch (error) {
+    // A browser following a mailed link should land on the app's page, not on a JSON error.
+    if (!callbackURL || !(error instanceof AuthError) || error.code !== 'FAILED_TO_SEND_EMAIL') throw error
+    outcome = { ok: false, error: 'internal_server_error' }
+  }
+
+  if (!outcome.ok) {
+    if (callbackURL) return ctx.redirect(appendQueryParam(callbackURL, 'error', outcome.error), confirmed ? 303 : 302)
+    // No session: the same 401 as every route that needs one.
+    if (outcome.error === 'unauthorized') throw new AuthError(CoreErrors.UNAUTHORIZED)
+    throw new AuthError(CoreErrors.UNAUTHORIZED, { message: outcome.error })
+  }
+  const settled = await settleSession(ctx, outcome, token, confirmed)
+  if (outcome.newlyVerified) await afterVerification(ctx, outcome.user)
+  if (settled === 'needs-confirmation' && callbackURL) {
+    return confirmSignInPage({
+      appName: ctx.options.appName,
+      email: outcome.user.email,
+      action: `${ctx.auth.baseURL}/verify-email`,
+      fields: { token, callbackURL },
+      cancelURL: callbackURL,
+    })
+  }
+  if (callbackURL) return ctx.redirect(callbackURL, confirmed ? 303 : 302)
+  return { status: true, user: publicRow(ctx.auth.schema, 'user', outcome.user) }
+}
 
 async function verify(ctx: EndpointContext, token: string, callbackURL: string | undefined): Promise<Outcome> {
   const checked = await verifyEmailToken(ctx, token)
@@ -115,16 +147,41 @@ async function verify(ctx: EndpointContext, token: string, callbackURL: string |
   return { ok: true, user: updated, changed: true, newlyVerified: true }
 }
 
-/** verify-email makes the session refresh, and may sign in (`autoSignInAfterVerification`). */
-async function settleSession(ctx: EndpointContext, outcome: Outcome & { ok: true }): Promise<void> {
+/**
+ * verify-email makes the session refresh, and may sign in (`autoSignInAfterVerification`):
+ * 'needs-confirmation' when that sign-in would replace another user's session
+ * and was parked instead.
+ */
+async function settleSession(
+  ctx: EndpointContext,
+  outcome: Outcome & { ok: true },
+  token: string,
+  confirmed: boolean,
+): Promise<'settled' | 'needs-confirmation'> {
   const { user } = outcome
   if (outcome.changed) await refreshUserInStorage(ctx.auth, user)
+  // The store, not the cookie cache: a session revoked elsewhere must not count as anyone's.
   const caller = await resolveSession(ctx, { disableCookieCache: true, disableRefresh: true })
   if (caller && caller.user.id === user.id) {
     if (outcome.changed) setCookieCache(ctx, { session: caller.session, user: publicRow(ctx.auth.schema, 'user', user) })
-    return
+    // Already this user: a sign-in parked for this browser is owed to nobody now.
+    if (confirmed) await takeParkedSignIn(ctx, token, user.id)
+    return 'settled'
   }
-  if (!outcome.newlyVerified || !ctx.options.emailVerification?.autoSignInAfterVerification) return
+  if (!ctx.options.emailVerification?.autoSignInAfterVerification) return 'settled'
+  // The one sign-in a link owes: its transition, or (on the confirmation's POST) the one parked by the GET.
+  const owed = outcome.newlyVerified || (confirmed && (await takeParkedSignIn(ctx, token, user.id)))
+  if (!owed) return 'settled'
+  if (caller && !confirmed) {
+    await parkSignIn(ctx, token, user.id)
+    return 'needs-confirmation'
+  }
+  await signInAfterVerification(ctx, user)
+  return 'settled'
+}
+
+/** The auto sign-in itself: the one place a verification link opens a session and sets its cookies. */
+async function signInAfterVerification(ctx: EndpointContext, user: User): Promise<void> {
   const created = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
   setSessionCookies(ctx, created, { dontRemember: false })
 }

@@ -50,15 +50,21 @@ ${description}
 </body>
 </html>
 `
+  return htmlPageResponse(html, content.status ?? 200)
+}
+
+/** The headers of every page core answers (this one, the sign-in confirmation); `html` is already escaped. */
+export function htmlPageResponse(html: string, status: number, headers: Readonly<Record<string, string>> = {}): Response {
   return new Response(html, {
-    status: content.status ?? 200,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      // The page runs no script and loads nothing: forbid both.
+      // The page runs no script and loads nothing: forbid both. Never framed, so no click can be stolen.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
       // It shows what one request carried: no shared cache may keep it.
       'cache-control': 'no-store',
+      ...headers,
     },
   })
 }
