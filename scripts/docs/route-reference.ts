@@ -11,7 +11,7 @@ import { z } from 'zod'
 import { endpointMethods, type AnyEndpoint, type EndpointMap } from '../../packages/core/src/endpoint/define-endpoint.js'
 import {
   freshSessionMiddleware,
-  linkSessionMiddleware,
+  optionalSensitiveSessionMiddleware,
   optionalSessionMiddleware,
   sensitiveSessionMiddleware,
   sessionMiddleware,
@@ -42,9 +42,9 @@ const CALLERS = new Map<unknown, string>([
   [sessionMiddleware, 'session'],
   [sensitiveSessionMiddleware, 'session (database-checked)'],
   // The route answers a missing session itself (a redirect for a browser on a mailed link), but needs one all the same.
-  [linkSessionMiddleware, 'session (database-checked)'],
   [freshSessionMiddleware, 'fresh session'],
   [optionalSessionMiddleware, 'anyone (session optional)'],
+  [optionalSensitiveSessionMiddleware, 'anyone (session optional, database-checked)'],
 ])
 
 function caller(endpoint: AnyEndpoint): string {

@@ -4,6 +4,7 @@
  * return the Cookie header a browser would send next.
  */
 import type { GatehouseOptions } from '../src/options.js'
+import { defaultPasswordHasher } from '../src/password/index.js'
 import type { GatehousePlugin } from '../src/plugins/types.js'
 import { BASE, request, testAuth } from './helpers.js'
 
@@ -89,6 +90,33 @@ export async function browserAnswer(response: Response, previousCookie = ''): Pr
 }
 
 export const PASSWORD = 'correct horse battery'
+
+/**
+ * Just under the 1 MiB body cap as JSON: U+FDFA is 3 bytes of UTF-8 and NFKC
+ * expands it 18-fold (docs/passwords.md#bounded-input).
+ */
+export const HUGE_PASSWORD = '\uFDFA'.repeat(349_000)
+
+/**
+ * The default hasher, recording the length of every password handed to it:
+ * `emailAndPassword.password` for an auth whose tests assert what reaches hashing.
+ */
+export function recordingHasher() {
+  const lengths: number[] = []
+  return {
+    lengths,
+    password: {
+      hash: (password: string) => {
+        lengths.push(password.length)
+        return defaultPasswordHasher.hash(password)
+      },
+      verify: (args: { hash: string; password: string }) => {
+        lengths.push(args.password.length)
+        return defaultPasswordHasher.verify(args)
+      },
+    },
+  }
+}
 
 export async function signUp(
   auth: { handler(request: Request): Promise<Response> },

@@ -13,6 +13,8 @@ interface ChangeMail {
 
 type Options = Parameters<typeof accountAuth>[0] & object
 
+const DAY = 24 * 60 * 60 * 1000
+
 function setup(options: Options = {}, changeEmail: NonNullable<GatehouseOptions['user']>['changeEmail'] = {}) {
   const changeMails: ChangeMail[] = []
   const auth = accountAuth({
@@ -135,6 +137,31 @@ describe('POST /change-email: current email unverified', () => {
     expect(lines.join('\n')).not.toMatch(/eyJ|correct horse/)
   })
 
+  it('needs a fresh session: past freshAge 403 "Session is not fresh", nothing moved, no mail; freshAge 0 turns it off', async () => {
+    const auth = setup()
+    await signUp(auth, { email: 'taken@example.com' })
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    // A session older than freshAge (1 day), still valid: what a thief of an old cookie holds.
+    auth.clock.advance(2 * DAY)
+    for (const newEmail of ['thief@example.com', 'taken@example.com']) {
+      // Before the address is looked up: a stale session learns nothing about who is registered.
+      const { response, body } = await change(auth, cookie, { newEmail })
+      expect(response.status).toBe(403)
+      expect(body).toEqual({ code: 'SESSION_NOT_FRESH', message: 'Session is not fresh' })
+    }
+    expect((await users(auth)).map((user) => user.email)).toEqual(['ada@example.com', 'taken@example.com'])
+    expect(auth.mailbox.mails.filter((mail) => mail.kind === 'verify-email')).toHaveLength(0)
+    // Signing in again (proving the password) makes a fresh session that may move it.
+    const fresh = await signIn(auth, { email: 'ada@example.com' })
+    expect((await change(auth, fresh.cookie, { newEmail: 'new@example.com' })).response.status).toBe(200)
+    expect((await users(auth)).map((user) => user.email)).toEqual(['new@example.com', 'taken@example.com'])
+
+    const off = setup({ session: { freshAge: 0 } })
+    const ada = await signUp(off, { email: 'ada@example.com' })
+    off.clock.advance(6 * DAY)
+    expect((await change(off, ada.cookie, { newEmail: 'new@example.com' })).response.status).toBe(200)
+  })
+
   it('two users racing for one new address: one wins, the other gets "Couldn\'t update your email"', async () => {
     const auth = setup()
     const a = await signUp(auth, { email: 'a@example.com' })
@@ -180,6 +207,17 @@ describe('POST /change-email: current email verified', () => {
     expect(confirmed.status).toBe(200)
     expect((await users(auth))[0]).toMatchObject({ email: 'new@example.com', emailVerified: false })
     expect(auth.mailbox.last('verify-email')?.to).toBe('new@example.com')
+  })
+
+  it('needs no fresh session: an old session only asks the current address for confirmation', async () => {
+    const auth = setup()
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    await markVerified(auth, 'ada@example.com')
+    auth.clock.advance(2 * DAY)
+    const { response } = await change(auth, cookie, { newEmail: 'new@example.com' })
+    expect(response.status).toBe(200)
+    expect((await users(auth))[0]).toMatchObject({ email: 'ada@example.com', emailVerified: true })
+    expect(auth.changeMails.map((mail) => mail.to)).toEqual(['ada@example.com'])
   })
 
   it('without sendChangeEmailVerification: 400 "Verification email isn\'t enabled"', async () => {

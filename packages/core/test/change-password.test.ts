@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AuthError } from '../src/errors/catalogue.js'
 import { memoryStorage } from '../src/storage/memory-storage.js'
 import { hashSessionToken } from '../src/session/session-store.js'
-import { accountAuth, authed, cookieHeader, PASSWORD, signIn, signUp } from './accounts.js'
+import { accountAuth, authed, cookieHeader, HUGE_PASSWORD, PASSWORD, recordingHasher, signIn, signUp } from './accounts.js'
 import { captureLogs } from './capture-logs.js'
 import { BASE, request } from './helpers.js'
 
@@ -116,6 +116,19 @@ describe('POST /change-password', () => {
     expect(body).toEqual({ code: 'INVALID_PASSWORD', message: 'Invalid password' })
     expect(await credentialPassword(auth)).toBe(before)
     expect(await rows(auth, 'session')).toHaveLength(1)
+  })
+
+  it('a current password over maxPasswordLength is 400 "Invalid password" without reaching the hasher', async () => {
+    const hasher = recordingHasher()
+    const auth = accountAuth({ emailAndPassword: { enabled: true, password: hasher.password } })
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    const before = await credentialPassword(auth)
+    hasher.lengths.length = 0
+    const { response, body } = await changePassword(auth, cookie, { currentPassword: HUGE_PASSWORD, newPassword: NEW_PASSWORD })
+    expect(response.status).toBe(400)
+    expect(body).toEqual({ code: 'INVALID_PASSWORD', message: 'Invalid password' })
+    expect(hasher.lengths).toEqual([])
+    expect(await credentialPassword(auth)).toBe(before)
   })
 
   it('checks the new password\'s length', async () => {

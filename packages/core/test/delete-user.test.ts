@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { hashSessionToken } from '../src/session/session-store.js'
 import { memoryStorage } from '../src/storage/memory-storage.js'
-import { accountAuth, authed, PASSWORD, signIn, signUp } from './accounts.js'
+import { accountAuth, authed, HUGE_PASSWORD, PASSWORD, recordingHasher, signIn, signUp } from './accounts.js'
 import { type Auth, clearsSession, type DeleteMail, deleteAuth, postDelete, rows } from './delete-user-fixtures.js'
 import { BASE, request } from './helpers.js'
 
@@ -201,6 +201,18 @@ describe('POST /delete-user: with a password', () => {
     expect(missing.body).toEqual({ code: 'CREDENTIAL_ACCOUNT_NOT_FOUND', message: 'Credential account not found' })
     expect(await rows(auth, 'user')).toHaveLength(2)
     expect(await rows(auth, 'session')).toHaveLength(2)
+  })
+
+  it('a password over maxPasswordLength is 400 "Invalid password" without reaching the hasher', async () => {
+    const hasher = recordingHasher()
+    const auth = deleteAuth({}, { emailAndPassword: { enabled: true, password: hasher.password } })
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    hasher.lengths.length = 0
+    const { response, body } = await postDelete(auth, cookie, { password: HUGE_PASSWORD })
+    expect(response.status).toBe(400)
+    expect(body).toEqual({ code: 'INVALID_PASSWORD', message: 'Invalid password' })
+    expect(hasher.lengths).toEqual([])
+    expect(await rows(auth, 'user')).toHaveLength(1)
   })
 })
 

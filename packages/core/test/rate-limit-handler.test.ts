@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { defineEndpoint } from '../src/endpoint/define-endpoint.js'
 import { handleIncomingKey, type Incoming } from '../src/endpoint/incoming.js'
 import { definePlugin } from '../src/plugins/types.js'
-import { request, testAuth } from './helpers.js'
+import { accountAuth } from './accounts.js'
+import { BASE, request, testAuth } from './helpers.js'
 
 const signInLike = defineEndpoint({
   method: 'POST',
@@ -12,7 +13,14 @@ const signInLike = defineEndpoint({
   handler: () => ({ status: true }),
 })
 
-const plugin = definePlugin({ id: 'limited', endpoints: { signInLike } })
+const plainThing = defineEndpoint({
+  method: 'POST',
+  path: '/plain-thing',
+  body: z.object({}).loose(),
+  handler: () => ({ status: true }),
+})
+
+const plugin = definePlugin({ id: 'limited', endpoints: { signInLike, plainThing } })
 
 describe('rate limits through handler', () => {
   const send = (auth: ReturnType<typeof testAuth>, ip?: string) =>
@@ -64,13 +72,44 @@ describe('rate limits through handler', () => {
     expect(lines).toEqual([expect.stringContaining('rate limited by the connection address, or all together')])
   })
 
-  it('without any client header a web Request is let through, with one warning', async () => {
+  it('without any client header a web Request to sign-in counts under one shared key: the 4th within the window is 429', async () => {
     const lines: string[] = []
-    const auth = testAuth({ plugins: [plugin], logger: warnings(lines) })
+    const auth = accountAuth({ rateLimit: { enabled: true }, logger: warnings(lines) })
+    const signIn = (headers: Record<string, string> = {}) =>
+      auth.handler(request('/api/auth/sign-in/email', { json: { email: 'nobody@example.com', password: 'whatever1' }, headers: { origin: BASE, ...headers } }))
+    const statuses = []
+    for (let index = 0; index < 5; index++) statuses.push((await signIn()).status)
+    expect(statuses).toEqual([401, 401, 401, 429, 429])
+    // A client with a valid header keeps its own budget; omitting the header buys none.
+    expect((await signIn({ 'x-forwarded-for': '203.0.113.20' })).status).toBe(401)
+    auth.clock.advance(11_000)
+    expect((await signIn()).status).toBe(401)
+    expect(lines).toEqual([expect.stringContaining('credential paths (sign-in, sign-up, password reset, ...) are rate limited all together')])
+  })
+
+  it('without any client header other paths go through uncounted; failClosed decides per path', async () => {
+    const sendPlain = (auth: ReturnType<typeof testAuth>) => auth.handler(request('/api/auth/plain-thing', { json: {} }))
+    const statuses = async (auth: ReturnType<typeof testAuth>, sendOne: (auth: ReturnType<typeof testAuth>) => Promise<Response>) => {
+      const answers = []
+      for (let index = 0; index < 3; index++) answers.push((await sendOne(auth)).status)
+      return answers
+    }
+    const tight = { window: 60, max: 1 }
+    const auth = testAuth({ plugins: [plugin], rateLimit: { customRules: { '/plain-thing': tight } } })
+    expect(await statuses(auth, sendPlain)).toEqual([200, 200, 200])
+    const closedPlain = testAuth({ plugins: [plugin], rateLimit: { customRules: { '/plain-thing': { ...tight, failClosed: true } } } })
+    expect(await statuses(closedPlain, sendPlain)).toEqual([200, 429, 429])
+    const openSignIn = testAuth({ plugins: [plugin], rateLimit: { customRules: { '/sign-in/thing': { ...tight, failClosed: false } } } })
+    expect(await statuses(openSignIn, (limited) => send(limited))).toEqual([200, 200, 200])
+  })
+
+  it('with disableIpTracking nothing is counted per client and nothing is warned', async () => {
+    const lines: string[] = []
+    const auth = testAuth({ plugins: [plugin], logger: warnings(lines), advanced: { ipAddress: { disableIpTracking: true } } })
     const statuses = []
     for (let index = 0; index < 5; index++) statuses.push((await send(auth)).status)
     expect(statuses).toEqual([200, 200, 200, 200, 200])
-    expect(lines).toEqual([expect.stringContaining('rate limiting skipped')])
+    expect(lines).toEqual([])
   })
 
   it('with the peer known (node:http glue), a request without its configured header counts under the peer', async () => {

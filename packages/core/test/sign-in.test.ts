@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { defaultPasswordHasher } from '../src/password/index.js'
-import { accountAuth, authed, signIn, signUp } from './accounts.js'
+import { accountAuth, authed, HUGE_PASSWORD, recordingHasher, signIn, signUp } from './accounts.js'
 import { BASE, request } from './helpers.js'
 
 describe('POST /sign-in/email', () => {
@@ -64,6 +64,49 @@ describe('POST /sign-in/email', () => {
     }
     const expected = { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' }, verifies: 1 }
     expect(answers).toEqual([expected, expected, expected])
+  })
+
+  it('a 1 MiB password of U+FDFA never reaches NFKC or the hasher, and answers as a wrong password after the same work', async () => {
+    const hasher = recordingHasher()
+    const auth = accountAuth({ emailAndPassword: { enabled: true, password: hasher.password } })
+    await signUp(auth, { email: 'ada@example.com' })
+    hasher.lengths.length = 0
+    const normalize = vi.spyOn(String.prototype, 'normalize')
+    const answers = []
+    let normalized: number[]
+    try {
+      for (const attempt of [
+        { email: 'ada@example.com', password: HUGE_PASSWORD },
+        { email: 'nobody@example.com', password: HUGE_PASSWORD },
+        { email: 'ada@example.com', password: 'wrong-password' },
+      ]) {
+        const before = hasher.lengths.length
+        const { response, body } = await signIn(auth, attempt)
+        answers.push({ status: response.status, body, verifies: hasher.lengths.length - before })
+      }
+      normalized = normalize.mock.contexts.map((text) => String(text).length)
+    } finally {
+      normalize.mockRestore()
+    }
+    const expected = { status: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' }, verifies: 1 }
+    expect(answers).toEqual([expected, expected, expected])
+    // One derivation each, as for a wrong password, but on at most maxPasswordLength (128) units.
+    expect(Math.max(...hasher.lengths)).toBeLessThanOrEqual(128)
+    expect(Math.max(0, ...normalized)).toBeLessThanOrEqual(128)
+  })
+
+  it('maxPasswordLength counts code points: at the limit the password signs in, one over is refused unhashed', async () => {
+    const hasher = recordingHasher()
+    const auth = accountAuth({ emailAndPassword: { enabled: true, maxPasswordLength: 16, password: hasher.password } })
+    const atLimit = '🔑'.repeat(16)
+    expect((await signUp(auth, { email: 'ada@example.com', password: atLimit })).response.status).toBe(200)
+    expect((await signIn(auth, { email: 'ada@example.com', password: atLimit })).response.status).toBe(200)
+    hasher.lengths.length = 0
+    const over = await signIn(auth, { email: 'ada@example.com', password: `${atLimit}x` })
+    expect(over.response.status).toBe(401)
+    expect(over.body).toEqual({ code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' })
+    expect(hasher.lengths).toHaveLength(1)
+    expect(hasher.lengths[0]).toBeLessThanOrEqual(16)
   })
 
   it('an invalid email is 400 "Invalid email"; a missing password is a 400 naming the field', async () => {

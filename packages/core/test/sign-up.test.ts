@@ -176,6 +176,38 @@ describe('POST /sign-up/email', () => {
     expect(user).toMatchObject({ company: 'Acme', plan: 'pro', role: 'member', age: null })
   })
 
+  it('caps name (256), image (2048) and string additional fields (1024, or the field\'s maxLength): 400 naming the field, nothing stored', async () => {
+    const auth = accountAuth({
+      user: { additionalFields: { bio: { type: 'string', required: false }, motto: { type: 'string', required: false, maxLength: 10 } } },
+    })
+    const tooLong = (field: string, max: number) => ({
+      code: 'VALIDATION_ERROR',
+      message: `body.${field}: Too big: expected string to have <=${max} characters`,
+      issues: [{ path: `body.${field}`, message: `Too big: expected string to have <=${max} characters` }],
+    })
+    for (const [fields, field, max] of [
+      [{ name: 'n'.repeat(257) }, 'name', 256],
+      [{ image: `https://img.test/${'i'.repeat(2048)}` }, 'image', 2048],
+      [{ bio: 'b'.repeat(1025) }, 'bio', 1024],
+      [{ motto: 'm'.repeat(11) }, 'motto', 10],
+    ] as const) {
+      const { response, body } = await signUp(auth, { email: 'a@example.com', ...fields })
+      expect(response.status).toBe(400)
+      expect(body).toEqual(tooLong(field, max))
+    }
+    expect(await rows(auth, 'user')).toHaveLength(0)
+
+    const atLimits = await signUp(auth, {
+      email: 'a@example.com',
+      name: 'n'.repeat(256),
+      image: `https://img.test/${'i'.repeat(2048 - 17)}`,
+      bio: 'b'.repeat(1024),
+      motto: 'm'.repeat(10),
+    })
+    expect(atLimits.response.status).toBe(200)
+    expect(await rows(auth, 'user')).toHaveLength(1)
+  })
+
   it('with secondary storage the new session is readable from it', async () => {
     const storage = memoryStorage()
     const auth = accountAuth({ secondaryStorage: storage })

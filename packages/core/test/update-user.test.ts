@@ -113,6 +113,35 @@ describe('POST /update-user', () => {
     expect((await rows(auth, 'user'))[0]).toMatchObject({ emailVerified: false, role: 'member' })
   })
 
+  it('caps name (256), image (2048) and string additional fields (1024 by default): 400 naming the field, nothing changed', async () => {
+    const auth = accountAuth({ user: { additionalFields } })
+    const { cookie } = await signUp(auth, { email: 'ada@example.com', name: 'Ada' })
+    for (const [json, message] of [
+      [{ name: 'n'.repeat(257) }, 'body.name: Too big: expected string to have <=256 characters'],
+      [{ image: 'i'.repeat(2049) }, 'body.image: Too big: expected string to have <=2048 characters'],
+      [{ name: 'Eve', plan: 'p'.repeat(1025) }, 'body.plan: Too big: expected string to have <=1024 characters'],
+    ] as const) {
+      const { response, body } = await update(auth, cookie, json)
+      expect(response.status).toBe(400)
+      expect(body).toMatchObject({ code: 'VALIDATION_ERROR', message })
+    }
+    expect((await rows(auth, 'user'))[0]).toMatchObject({ name: 'Ada', image: null, plan: null })
+    expect((await update(auth, cookie, { name: 'n'.repeat(256), plan: 'p'.repeat(1024) })).response.status).toBe(200)
+  })
+
+  it('reads the session from the store: a session revoked elsewhere is 401 while its cache cookie is still valid', async () => {
+    const auth = accountAuth({ session: { cookieCache: { enabled: true } } })
+    const first = await signUp(auth, { email: 'ada@example.com', name: 'Ada' })
+    const second = await signIn(auth, { email: 'ada@example.com' })
+    expect((await auth.handler(authed('/api/auth/revoke-sessions', second.cookie, { method: 'POST' }))).status).toBe(200)
+    // The cache cookie still vouches for the revoked session ...
+    expect((await sessionUser(auth, first.cookie)).name).toBe('Ada')
+    // ... but it cannot rewrite the profile.
+    const { response } = await update(auth, first.cookie, { name: 'Mallory' })
+    expect(response.status).toBe(401)
+    expect((await rows(auth, 'user'))[0]?.name).toBe('Ada')
+  })
+
   it('without a session: 401', async () => {
     const auth = accountAuth()
     await signUp(auth, { email: 'ada@example.com', name: 'Ada' })

@@ -3,13 +3,22 @@
  * Additional user fields from request bodies (docs/accounts.md#updating-the-user):
  * only configured fields pass, fields marked `input: false` are ignored,
  * values must have the field's type, and on create a required field without
- * a default must be present ("{field} is required").
+ * a default must be present ("{field} is required"). A string field is capped
+ * at its `maxLength`, 1024 by default (docs/accounts.md#input-limits): the
+ * user row is copied into every session's secondary-storage entry and cookie
+ * cache, so a client must not be able to store a megabyte there.
  */
 import type { Row } from '../db/adapter.js'
 import type { FieldDefinition } from '../db/schema.js'
+import { DEFAULT_MAX_FIELD_LENGTH, tooLongMessage } from '../endpoint/input-limits.js'
+import { fieldError } from '../endpoint/validate.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 
+/**
+ * @example
+ * const update = pickAdditionalFields(options.user?.additionalFields, body, 'update') // { plan: 'pro' }
+ */
 export function pickAdditionalFields(
   fields: Readonly<Record<string, FieldDefinition>> | undefined,
   input: Readonly<Record<string, unknown>>,
@@ -49,11 +58,10 @@ function coerce(name: string, definition: FieldDefinition, value: unknown): unkn
         return typeof value === 'object'
     }
   })()
-  if (!ok) {
-    throw new AuthError(CoreErrors.VALIDATION_ERROR, {
-      message: `body.${name}: expected ${definition.type}`,
-      details: { issues: [{ path: `body.${name}`, message: `expected ${definition.type}` }] },
-    })
+  if (!ok) throw fieldError(`body.${name}`, `expected ${definition.type}`)
+  if (typeof value === 'string' && definition.type === 'string') {
+    const max = definition.maxLength ?? DEFAULT_MAX_FIELD_LENGTH
+    if (value.length > max) throw fieldError(`body.${name}`, tooLongMessage(max))
   }
   return definition.type === 'date' ? new Date(value as string) : value
 }

@@ -5,6 +5,12 @@
  * policy (8..128 by default; too long is refused, never truncated:
  * docs/passwords.md#no-truncation). It takes only the `emailAndPassword`
  * group, so it sits below the options and context types that name it.
+ *
+ * A password over the maximum never reaches the hasher, on any path: NFKC
+ * can expand one code point 18-fold, so a 1 MiB body would otherwise cost
+ * ~100 ms of event loop before any account is looked at
+ * (docs/passwords.md#bounded-input). The length itself is measured in
+ * bounded time, whatever the input's size.
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
@@ -13,8 +19,12 @@ import type { EmailAndPasswordOptions } from '../types/options.js'
 
 export interface PasswordService {
   hash(password: string): Promise<string>
+  /** False at once, without hashing, for a password longer than the maximum. */
   verify(hash: string, password: string): Promise<boolean>
-  /** Verifies against a dummy hash when `hash` is absent, so a miss costs the same work as a wrong password. */
+  /**
+   * Verifies against a dummy hash when `hash` is absent, so a miss costs the same work as a wrong password.
+   * A password longer than the maximum is false after the same work, done on a bounded stand-in.
+   */
   verifyOrDummy(hash: string | null | undefined, password: string): Promise<boolean>
   /** Throws "Password too short" / "Password too long" (400). */
   checkLength(password: string): void
@@ -22,6 +32,16 @@ export interface PasswordService {
   prepare(): Promise<void>
 }
 
+/** Default `emailAndPassword.maxPasswordLength`, in code points. */
+export const DEFAULT_MAX_PASSWORD_LENGTH = 128
+/** Default `emailAndPassword.minPasswordLength`, in code points. */
+export const DEFAULT_MIN_PASSWORD_LENGTH = 8
+
+/**
+ * @example
+ * const passwords = createPasswordService({ emailAndPassword: { enabled: true } })
+ * passwords.checkLength('short') // throws "Password too short"
+ */
 export function createPasswordService(options: { readonly emailAndPassword?: EmailAndPasswordOptions | undefined }): PasswordService {
   const configured = options.emailAndPassword?.password
   // The default hasher itself when nothing is replaced: its timing-safe dummy needs no derivation (password-hasher.ts).
@@ -30,18 +50,41 @@ export function createPasswordService(options: { readonly emailAndPassword?: Ema
       ? defaultPasswordHasher
       : { hash: configured?.hash ?? defaultPasswordHasher.hash, verify: configured?.verify ?? defaultPasswordHasher.verify }
   const timingSafe = createTimingSafeVerifier(hasher)
-  const min = options.emailAndPassword?.minPasswordLength ?? 8
-  const max = options.emailAndPassword?.maxPasswordLength ?? 128
+  const min = options.emailAndPassword?.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH
+  const max = options.emailAndPassword?.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH
+  const tooLong = (password: string) => codePointsUpTo(password, max) > max
   return {
     hash: (password) => hasher.hash(password),
-    verify: (hash, password) => hasher.verify({ hash, password }),
-    verifyOrDummy: (hash, password) => timingSafe.verifyOrDummy(hash, password),
+    verify: async (hash, password) => !tooLong(password) && hasher.verify({ hash, password }),
+    async verifyOrDummy(hash, password) {
+      if (!tooLong(password)) return timingSafe.verifyOrDummy(hash, password)
+      // Refused, but only after the work a wrong password costs (one derivation, against the
+      // real hash when there is one), so neither the length nor the account shows in the timing
+      // (docs/passwords.md#bounded-input). The stand-in is bounded; its result is never used.
+      await timingSafe.verifyOrDummy(hash, password.slice(0, max))
+      return false
+    },
     checkLength(password) {
-      // Length in code points, so an emoji counts as one character, not two UTF-16 units.
-      const length = [...password].length
+      const length = codePointsUpTo(password, max)
       if (length < min) throw new AuthError(CoreErrors.PASSWORD_TOO_SHORT)
       if (length > max) throw new AuthError(CoreErrors.PASSWORD_TOO_LONG)
     },
     prepare: () => timingSafe.prepare(),
   }
+}
+
+/**
+ * The length in code points (an emoji counts as one character, not two
+ * UTF-16 units), counted only up to `limit + 1`: a code point is one or two
+ * UTF-16 units, so more than `2 * limit` units is over the limit without
+ * looking at them. Any result above `limit` means "too long".
+ */
+function codePointsUpTo(password: string, limit: number): number {
+  if (password.length > 2 * limit) return limit + 1
+  let count = 0
+  for (const _ of password) {
+    count += 1
+    if (count > limit) break
+  }
+  return count
 }

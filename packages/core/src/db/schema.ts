@@ -34,6 +34,12 @@ export interface FieldDefinition {
   readonly lowercase?: boolean
   /** False: clients cannot set the field through request bodies (docs/accounts.md#updating-the-user). */
   readonly input?: boolean
+  /**
+   * Type `string` only: the longest value, in UTF-16 units, a request body may
+   * set (an additional user field on sign-up and update-user: default 1024,
+   * docs/accounts.md#input-limits). Checked on input; not a column constraint.
+   */
+  readonly maxLength?: number
   /** False: the field is never sent back in responses. */
   readonly returned?: boolean
 }

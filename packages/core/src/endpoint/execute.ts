@@ -31,8 +31,8 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
   let body = parseInput(endpoint.body, input.body, 'body')
   let query = parseInput(endpoint.query, input.query, 'query')
   let headers = input.headers
-  checkRedirectFields(body, auth.isTrustedOrigin)
-  checkRedirectFields(query, auth.isTrustedOrigin)
+  checkRedirectFields(body, auth.isTrustedOrigin, 'body')
+  checkRedirectFields(query, auth.isTrustedOrigin, 'query')
 
   const hookContext = (): HookContext =>
     withLazyRequest(

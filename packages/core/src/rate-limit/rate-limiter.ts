@@ -56,9 +56,21 @@ export interface RateLimiter {
   /**
    * Counts one request. `ip` must already be normalised (an IPv6 address to
    * its /64), so one client cannot spread its requests over many keys.
+   * `null` says no client address could be derived: a credential path
+   * (`failsClosed`) then counts the request under {@link UNIDENTIFIED_CLIENT_KEY},
+   * shared by all such requests, and any other path lets it through uncounted
+   * (docs/rate-limits.md#defaults).
    */
-  check(args: { path: string; ip: string }): Promise<RateLimitResult>
+  check(args: { path: string; ip: string | null }): Promise<RateLimitResult>
 }
+
+/**
+ * The key of requests whose client cannot be identified: they share one
+ * budget per path. Where a password guesser would otherwise go unlimited,
+ * one shared budget is the lesser harm, even though one client can then use
+ * it up for everybody.
+ */
+export const UNIDENTIFIED_CLIENT_KEY = 'unidentified'
 
 /**
  * Creates the rate limiter from the `rateLimit` options.
@@ -101,11 +113,13 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
     async check({ path, ip }) {
       const rule = resolveRule(path, options, pluginRules)
       if (rule === null) return { allowed: true }
+      const closed = failsClosed(path, options, pluginRules)
+      if (ip === null && !closed) return { allowed: true }
+      const key = ip ?? UNIDENTIFIED_CLIENT_KEY
       let decision: RateLimitDecision
       try {
-        decision = await store.hit(`${ip}|${path}`, rule, config.clock.now())
+        decision = await store.hit(`${key}|${path}`, rule, config.clock.now())
       } catch (error) {
-        const closed = failsClosed(path, options, pluginRules)
         warnStoreDown(error, closed)
         return closed ? { allowed: false, retryAfterSeconds: STORE_DOWN_RETRY_SECONDS, unavailable: true } : { allowed: true }
       }

@@ -14,7 +14,9 @@ export interface RateLimitRule {
   readonly max: number
   /**
    * What happens while the counter store is unreachable (docs/rate-limits.md#when-the-store-is-down):
-   * true refuses the request with 503, false lets it through uncounted.
+   * true refuses the request with 503, false lets it through uncounted. It also
+   * decides a request with no client address at all (docs/rate-limits.md#defaults):
+   * true counts it under one key shared by all such requests, false lets it through uncounted.
    * Default: true for the credential paths (`credentialPaths`), false elsewhere.
    */
   readonly failClosed?: boolean
@@ -64,6 +66,8 @@ export const builtInRules: Readonly<Record<string, RateLimitRule>> = {
  * reset, email verification, second factors. While the counter store is down
  * these fail closed (503), since an unlimited window is what a password
  * guesser waits for; every other path fails open (docs/rate-limits.md#when-the-store-is-down).
+ * For the same reason a request to them with no client address is counted
+ * under one shared key rather than let through (docs/rate-limits.md#defaults).
  */
 export const credentialPaths: readonly string[] = [
   '/sign-in/*',
@@ -83,8 +87,9 @@ export const credentialPaths: readonly string[] = [
 ]
 
 /**
- * Whether `path` is refused while the counter store is down: the `failClosed`
- * of the rule that applies (custom, then plugin), else whether it is a credential path.
+ * Whether `path` is refused while the counter store is down (and counts
+ * unidentified clients together): the `failClosed` of the rule that applies
+ * (custom, then plugin), else whether it is a credential path.
  *
  * @example
  * failsClosed('/sign-in/email', {}, [])   // true

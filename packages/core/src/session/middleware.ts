@@ -28,22 +28,26 @@ export async function sensitiveSessionMiddleware(ctx: EndpointContext): Promise<
   return { session }
 }
 
-/**
- * For GET routes reached from a mailed link that act for the signed-in user
- * (delete-user/callback): the session read from the store, or null. The
- * route answers a missing session itself, so that a browser following the
- * link lands on its callbackURL with an error instead of on a JSON 401.
- *
- * @example
- * defineEndpoint({ method: 'GET', path: '/delete-user/callback', use: [linkSessionMiddleware], handler: ({ session }) => ... })
- */
-export async function linkSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser | null }> {
-  return { session: await resolveSession(ctx, { disableCookieCache: true }) }
-}
-
 /** Adds the session when there is one, and null otherwise. */
 export async function optionalSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser | null }> {
   return { session: await resolveSession(ctx) }
+}
+
+/**
+ * Adds the session read from the store, never the cookie cache, or null. For
+ * routes that hand out tokens and may also be called server-side with a
+ * `userId` instead of a session (docs/social.md#provider-tokens): a session
+ * revoked elsewhere keeps a valid cache cookie until `cookieCache.maxAge`, and
+ * must not fetch a refresh token meanwhile. And for GET routes reached from a
+ * mailed link that act for the signed-in user (delete-user/callback), which
+ * answer a missing session themselves, so that a browser following the link
+ * lands on its callbackURL with an error instead of on a JSON 401.
+ *
+ * @example
+ * defineEndpoint({ method: 'POST', path: '/refresh-token', use: [optionalSensitiveSessionMiddleware], handler: ({ session }) => ... })
+ */
+export async function optionalSensitiveSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser | null }> {
+  return { session: await resolveSession(ctx, { disableCookieCache: true }) }
 }
 
 /**

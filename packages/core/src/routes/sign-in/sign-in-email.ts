@@ -4,6 +4,9 @@
  * a user without a credential account and a wrong password all answer 401
  * "Invalid email or password" after the same work: a full password hash is
  * computed in every case (prevents account enumeration by message or timing).
+ * So does a password longer than `maxPasswordLength`, without that input ever
+ * reaching normalisation or the hasher (docs/passwords.md#bounded-input): the
+ * password service checks its length first, in bounded time.
  * A plugin's `signInChallenge` (a second factor) may answer instead of a session.
  */
 import { z } from 'zod'

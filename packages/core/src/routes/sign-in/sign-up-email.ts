@@ -7,6 +7,10 @@
  * commit. The unique email index decides races, so 20 concurrent sign-ups
  * with one email leave exactly one user and one account and the others get
  * 422 "User already exists".
+ *
+ * `name`, `image` and string additional fields are capped in length
+ * (docs/accounts.md#input-limits): the user row is copied into every
+ * session's secondary-storage entry and cookie cache.
  */
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
@@ -15,6 +19,7 @@ import { CREDENTIAL_PROVIDER } from '../../accounts/users.js'
 import { isUniqueViolation, type Row } from '../../db/adapter.js'
 import { publicRow } from '../../db/output.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from '../../endpoint/input-limits.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { setSessionCookies } from '../../session/session-cookies.js'
@@ -28,10 +33,10 @@ export const signUpEmail = defineEndpoint({
   body: z.lazy(() =>
     z
       .object({
-        name: z.string(),
+        name: z.string().max(MAX_NAME_LENGTH),
         email: z.string(),
         password: z.string(),
-        image: z.string().optional(),
+        image: z.string().max(MAX_IMAGE_LENGTH).optional(),
         callbackURL: z.string().optional(),
         rememberMe: z.boolean().optional(),
       })

@@ -12,7 +12,7 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { optionalSessionMiddleware } from '../../session/middleware.js'
+import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { accountTokens } from '../../social/access-token.js'
 import { fetchUserInfo } from '../../social/user-info.js'
 import type { ConfiguredProvider } from '../../social/types.js'
@@ -32,7 +32,7 @@ export const accountInfo = defineEndpoint({
       userId: z.string().min(1).optional(),
     }),
   ),
-  use: [optionalSessionMiddleware],
+  use: [optionalSensitiveSessionMiddleware],
   handler: async (ctx) => {
     const userId = accountOwner(ctx, ctx.session, ctx.body.userId)
     const account = await ownedAccount(ctx, userId, { accountId: ctx.body.accountId })

@@ -5,6 +5,10 @@
  * `userId` in the body is ignored, so nobody can name another user's
  * account); on a server-side `api` call the body's `userId`, else the
  * session's, else 400 "Either userId or session is required".
+ *
+ * The routes read that session from the store, never the cookie cache: a
+ * session revoked elsewhere keeps a valid cache cookie for
+ * `cookieCache.maxAge`, and must not fetch provider tokens meanwhile.
  */
 import { z } from 'zod'
 import type { Row } from '../../db/adapter.js'

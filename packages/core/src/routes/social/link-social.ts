@@ -7,12 +7,18 @@
  * the same rules: linking on, the provider trusted or the email verified,
  * the email equal to the user's unless `allowDifferentEmails`, and the
  * provider account not already another user's.
+ *
+ * A linked provider account is a way to sign in that survives a password
+ * change, so adding one needs a fresh session read from the store
+ * (403 "Session is not fresh" past `freshAge`): a session revoked elsewhere,
+ * still vouched for by its cache cookie, or an old stolen one, must not plant
+ * such a backdoor (docs/social.md#linking-an-account).
  */
 import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sessionMiddleware } from '../../session/middleware.js'
+import { freshSessionMiddleware } from '../../session/middleware.js'
 import { linkRefusal, linkToUser } from '../../social/accounts.js'
 import { startFlow } from '../../social/flow.js'
 import { idTokenProfile } from '../../social/id-token.js'
@@ -36,7 +42,7 @@ export const linkSocial = defineEndpoint({
       scopes: scopesInput,
     }),
   ),
-  use: [sessionMiddleware],
+  use: [freshSessionMiddleware],
   handler: async (ctx) => {
     const { body, auth, session } = ctx
     const provider = auth.socialProviders.get(body.provider)

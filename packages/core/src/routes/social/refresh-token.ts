@@ -8,7 +8,7 @@
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { optionalSessionMiddleware } from '../../session/middleware.js'
+import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { accountTokens } from '../../social/access-token.js'
 import { providerAccount, providerAccountBody } from './account-owner.js'
 
@@ -20,7 +20,7 @@ export const refreshToken = defineEndpoint({
   method: 'POST',
   path: '/refresh-token',
   body: providerAccountBody,
-  use: [optionalSessionMiddleware],
+  use: [optionalSensitiveSessionMiddleware],
   handler: async (ctx) => {
     const { provider, account } = await providerAccount(ctx, ctx.session, ctx.body, { refresh: true })
     const outcome = await accountTokens(ctx, provider, account, { force: true })

@@ -7,10 +7,13 @@
  * provider's key set and signs in at once, `{ redirect: false, token, url,
  * user }` with the session cookie. `callbackURL`, `newUserCallbackURL` and
  * `errorCallbackURL` were checked by the endpoint layer (relative or trusted).
+ * `scopes` and `loginHint` are capped (docs/social.md#input-limits): both are
+ * stored in the state row and forwarded to the provider.
  */
 import { z } from 'zod'
 import { publicRow } from '../../db/output.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { MAX_LOGIN_HINT_LENGTH } from '../../endpoint/input-limits.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { setSessionCookies } from '../../session/session-cookies.js'
@@ -38,7 +41,7 @@ export const signInSocial = defineEndpoint({
       idToken: idTokenInput.optional(),
       scopes: scopesInput,
       requestSignUp: z.boolean().optional(),
-      loginHint: z.string().optional(),
+      loginHint: z.string().max(MAX_LOGIN_HINT_LENGTH).optional(),
     }),
   ),
   handler: async (ctx) => {

@@ -7,10 +7,14 @@
  * the wire contract in docs/accounts.md, and nothing to anonymous callers).
  *
  * Two flows:
- * - Current email unverified: nothing is lost by moving it, so the email
- *   changes at once (still unverified) and, when verification mails are
- *   configured, one goes to the new address. If that mail fails the change
- *   is undone: the user is never left on an address no link can verify.
+ * - Current email unverified: nobody can confirm from the current address,
+ *   so the email changes at once (still unverified) and, when verification
+ *   mails are configured, one goes to the new address. If that mail fails
+ *   the change is undone: the user is never left on an address no link can
+ *   verify. This path needs a fresh session (403 "Session is not fresh"
+ *   past `freshAge`): with an old stolen session, moving the address to the
+ *   thief's mailbox and then resetting the password would take the account
+ *   for good (docs/accounts.md#changing-the-email).
  * - Current email verified: the owner of the current address must approve.
  *   A confirmation goes to the current address with a verify-email link
  *   whose JWT, signed with the confirmation key, carries `{ email: current,
@@ -29,6 +33,7 @@ import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { isFresh } from '../../session/resolve-session.js'
 import type { SessionWithUser, User } from '../../session/types.js'
 import { signEmailChangeToken } from '../../verification/email-token.js'
 import {
@@ -59,6 +64,7 @@ export const changeEmail = defineEndpoint({
     if (!newEmail) throw new AuthError(CoreErrors.INVALID_EMAIL)
     const { user } = ctx.session
     if (newEmail === user.email) throw new AuthError(CoreErrors.EMAIL_IS_THE_SAME)
+    if (!user.emailVerified && !isFresh(ctx, ctx.session)) throw new AuthError(CoreErrors.SESSION_NOT_FRESH)
     if (await findUserByEmail(ctx.db, newEmail)) throw new AuthError(CoreErrors.COULDNT_UPDATE_EMAIL)
 
     if (!user.emailVerified) {

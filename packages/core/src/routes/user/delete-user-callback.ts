@@ -26,7 +26,7 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError, type ErrorDefinition } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { linkSessionMiddleware } from '../../session/middleware.js'
+import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { appendQueryParam } from '../email/append-query.js'
 import { removeUser } from './remove-user.js'
 
@@ -45,7 +45,7 @@ export const deleteUserCallback = defineEndpoint({
       callbackURL: z.string().optional(),
     }),
   ),
-  use: [linkSessionMiddleware],
+  use: [optionalSensitiveSessionMiddleware],
   handler: async (ctx) => {
     if (!ctx.options.user?.deleteUser?.enabled) throw new AuthError(CoreErrors.DELETE_USER_DISABLED)
     const { token, callbackURL } = ctx.query

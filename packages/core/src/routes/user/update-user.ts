@@ -9,14 +9,20 @@
  * server-owned columns this way. A body that leaves nothing to write is 400
  * "No fields to update". The session then refreshes: secondary
  * storage and the cookie cache get the changed user.
+ *
+ * The session is read from the store, never the cookie cache: a session
+ * revoked elsewhere must not rewrite the profile while its cache cookie
+ * lives. `name`, `image` and string additional fields are capped in length
+ * (docs/accounts.md#input-limits).
  */
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
 import type { Row } from '../../db/adapter.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
+import { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from '../../endpoint/input-limits.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sessionMiddleware } from '../../session/middleware.js'
+import { sensitiveSessionMiddleware } from '../../session/middleware.js'
 import type { User } from '../../session/types.js'
 import { publishUserChange } from './publish-user-change.js'
 
@@ -30,12 +36,12 @@ export const updateUser = defineEndpoint({
   body: z.lazy(() =>
     z
       .object({
-        name: z.string().optional(),
-        image: z.string().nullable().optional(),
+        name: z.string().max(MAX_NAME_LENGTH).optional(),
+        image: z.string().max(MAX_IMAGE_LENGTH).nullable().optional(),
       })
       .loose(),
   ),
-  use: [sessionMiddleware],
+  use: [sensitiveSessionMiddleware],
   handler: async (ctx) => {
     const { body, session } = ctx
     if ('email' in body) throw new AuthError(CoreErrors.EMAIL_CAN_NOT_BE_UPDATED)
