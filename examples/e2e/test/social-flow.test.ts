@@ -212,24 +212,38 @@ describe.skipIf(missing !== null)(`social sign-in in the browser${missing ? ` (s
     })
   })
 
-  it('refuses to attach a provider sign-in to an unverified local account with the same email, and says why', async () => {
-    // Someone signed up locally with Grace's address and never verified it: pre-account hijacking.
+  it('a provider that vouches for the address takes an unverified local account from whoever squatted it', async () => {
+    // Someone signed up locally with Grace's address and never verified it: pre-account takeover
+    // (docs/security.md#pre-registration-whoever-proves-the-mailbox-owns-the-account).
     const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
       body: JSON.stringify({ name: 'Not Grace', email: GRACE.email, password: 'correct horse battery' }),
     })
     expect(signUp.status).toBe(200)
+    const squatter = signUp.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ')
+    const sessionOf = async (cookie: string) => (await fetch(`${server.url}/api/auth/get-session`, { headers: { cookie } })).json()
+    expect(await sessionOf(squatter)).toMatchObject({ user: { email: GRACE.email, emailVerified: false } })
+
     const tab = await newPage()
-    await step(tab, 'social-refused-link', async () => {
+    await step(tab, 'social-proof-of-mailbox', async () => {
       await tab.goto(`${server.url}/sign-in`)
       await tab.getByRole('button', { name: `Continue with ${PROVIDER_NAME}` }).click()
       await tab.waitForURL((url) => url.href.startsWith(`${op.issuer}/interaction/`))
       await tab.getByRole('button', { name: `Sign in as ${GRACE.name}` }).click()
-      await tab.waitForURL((url) => url.origin === server.url && url.pathname === '/sign-in')
-      expect(new URL(tab.url()).searchParams.get('error')).toBe('account_not_linked')
-      await tab.getByRole('alert').filter({ hasText: 'An account with this email already exists.' }).waitFor()
-      expect(await tab.getByRole('heading', { name: /^Hello, / }).count()).toBe(0)
+      await tab.waitForURL((url) => url.origin === server.url && url.pathname === '/')
+      await tab.getByText(`Signed in as ${GRACE.email} (verified).`).waitFor()
     })
+    // The squatter's session and password ended with the owner's proof.
+    expect(await sessionOf(squatter)).toBeNull()
+    const squatterSignIn = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email: GRACE.email, password: 'correct horse battery' }),
+    })
+    expect(squatterSignIn.status).toBe(401)
   })
 })

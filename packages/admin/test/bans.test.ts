@@ -1,5 +1,7 @@
-import { memoryStorage } from '@gatehouse/core'
+import { memoryStorage, type GatehousePlugin } from '@gatehouse/core'
 import { describe, expect, it } from 'vitest'
+import { accountAuth, authed, signUp } from '../../core/test/accounts.js'
+import { admin } from '../src/plugin.js'
 import { adminAuth, cast, newUser, post, sessionFor, sessionRows, signIn } from './fixtures.js'
 
 const banned = { code: 'BANNED_USER', message: 'You have been banned from this application' }
@@ -24,6 +26,24 @@ describe('POST /admin/ban-user', () => {
     expect(await sessionRows(auth, alice.id)).toEqual([])
     // A wrong password still answers as for anyone: the ban is told only to the account's owner.
     expect((await signIn(auth, { email: alice.email, password: 'wrong password' })).response.status).toBe(401)
+  })
+
+  it('ends what other plugins issued to the user too (OAuth grants): they hear onCredentialsRevoked, reason banned', async () => {
+    const heard: string[] = []
+    const recorder: GatehousePlugin = {
+      id: 'recorder',
+      onCredentialsRevoked: (event) => {
+        heard.push(`${event.reason}:${event.userId}`)
+      },
+    }
+    const auth = accountAuth({ plugins: [admin(), recorder] })
+    const root = await signUp(auth, { email: 'root@example.com' })
+    const alice = await signUp(auth, { email: 'alice@example.com' })
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'id', value: root.body.user.id }, update: { role: 'admin' } })
+    const reply = await auth.handler(authed('/api/auth/admin/ban-user', root.cookie, { json: { userId: alice.body.user.id } }))
+    expect(reply.status).toBe(200)
+    expect(heard).toEqual([`banned:${alice.body.user.id}`])
   })
 
   it('stores the default reason, and the configured message answers sign-in', async () => {

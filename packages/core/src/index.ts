@@ -26,7 +26,7 @@ export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
 
 export { definePlugin } from './plugins/types.js'
-export type { AfterHook, BeforeHook, GatehousePlugin, PluginRateLimitRule, SessionExtra, SignInAttempt, SignInChallenge } from './plugins/types.js'
+export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, PluginRateLimitRule, SessionExtra, SignInAttempt, SignInChallenge } from './plugins/types.js'
 
 export { coreSchema, mergeSchemas } from './db/schema.js'
 export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
@@ -63,7 +63,13 @@ export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
 
 export { hashPassword, verifyPassword, detectScryptBackend, defaultPasswordHasher } from './password/index.js'
 export type { PasswordHasher } from './password/index.js'
-export { sessionMiddleware, sensitiveSessionMiddleware, optionalSessionMiddleware, freshSessionMiddleware } from './session/middleware.js'
+export {
+  sessionMiddleware,
+  sensitiveSessionMiddleware,
+  optionalSessionMiddleware,
+  optionalSensitiveSessionMiddleware,
+  freshSessionMiddleware,
+} from './session/middleware.js'
 // For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
 export { setCookieCache } from './session/session-cookies.js'
 export { refreshUserInStorage } from './session/session-store.js'
@@ -71,14 +77,24 @@ export { refreshUserInStorage } from './session/session-store.js'
 export { deleteSessions } from './session/session-store.js'
 export { clearSessionCookies } from './session/session-cookies.js'
 // For plugins that open or end sessions for a user other than the caller (the admin plugin's impersonation and bans).
-export { createSession, deleteUserSessions, findSession, hashSessionToken, userSessions } from './session/session-store.js'
+export { createSession, deleteUserSessions, findSession, hashSessionToken, mirrorSession, userSessions } from './session/session-store.js'
 export type { CreatedSession } from './session/session-store.js'
+// For plugins that end a user's sign-ins for the account's security (the admin plugin's ban): sessions and every plugin's grants.
+export { revokeUserCredentials } from './session/revoke-credentials.js'
+export type { RevokeCredentials } from './session/revoke-credentials.js'
+// For plugins whose sign-in proves the mailbox (magic links): the first proof makes the prover the only owner.
+export { proveMailbox } from './session/prove-mailbox.js'
+export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.
 export { publicRow } from './db/output.js'
 // For plugins that must show an error rather than redirect to an unverified address (the OIDC provider's authorize).
 export { errorPageResponse } from './routes/system/error-page.js'
 export type { ErrorPageContent } from './routes/system/error-page.js'
+// For plugins whose GET link signs a browser in (magic links): never silently into another user's place (login CSRF).
+export { confirmationPage, confirmSignInPage } from './routes/system/confirm-sign-in-page.js'
+export type { ConfirmationContent, ConfirmSignInContent } from './routes/system/confirm-sign-in-page.js'
+export { otherUserSession } from './session/session-switch.js'
 export type { Session, SessionWithUser, User } from './session/types.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'

@@ -17,6 +17,7 @@ import { Browser, closedPort, shiftedClock, startOAuthProvider, startSocial } fr
 const AUTH = `${BASE}/api/auth`
 const ERROR_PAGE = `${AUTH}/error`
 const CLIENT = { clientId: 'mock-client', clientSecret: 'mock-secret-0123456789' }
+const DAY = 24 * 60 * 60 * 1000
 
 let mock: Awaited<ReturnType<typeof startOAuthProvider>>
 
@@ -182,11 +183,52 @@ describe('linking by email', () => {
     expect(await rows(auth, 'account')).toHaveLength(2)
   })
 
-  it('never links onto a local user whose own email is unverified (pre-account hijacking), trusted or not', async () => {
-    const auth = mockAuth({ account: { accountLinking: { trustedProviders: ['mock'] } } })
-    await signUpLocal(auth, new Browser(auth), 'person@example.com')
+  it('a vouched sign-in into an unverified local account proves the mailbox: verified, earlier sessions and password gone', async () => {
+    const auth = mockAuth()
+    const squatter = new Browser(auth)
+    const local = await signUpLocal(auth, squatter, 'person@example.com')
+    expect(await sessionUser(squatter)).toMatchObject({ id: local.id })
+
+    const { landed, browser } = await flow(auth)
+    expect(landed).toBe(`${BASE}/dashboard`)
+    expect(await sessionUser(browser)).toMatchObject({ id: local.id, emailVerified: true })
+    // The registrant's session and password end with the owner's proof; the proving provider account stays.
+    expect(await sessionUser(squatter)).toBeUndefined()
+    expect((await rows(auth, 'account')).map((row) => row.providerId)).toEqual(['mock'])
+    expect(await rows(auth, 'session')).toHaveLength(1)
+    const signIn = await new Browser(auth).request(`${AUTH}/sign-in/email`, { json: { email: 'person@example.com', password: PASSWORD }, headers: { origin: BASE } })
+    expect(signIn.status).toBe(401)
+  })
+
+  it('a provider that does not vouch for the address links nothing, changes nothing and creates no user', async () => {
+    mock.behaviour.user = { ...mock.behaviour.user, email_verified: false }
+    const auth = mockAuth()
+    const squatter = new Browser(auth)
+    const local = await signUpLocal(auth, squatter, 'person@example.com')
     expect((await flow(auth)).landed).toBe(`${ERROR_PAGE}?error=account_not_linked`)
     expect((await rows(auth, 'account')).map((row) => row.providerId)).toEqual(['credential'])
+    expect(await sessionUser(squatter)).toMatchObject({ id: local.id, emailVerified: false })
+
+    const fresh = mockAuth()
+    const logs = captureLogs()
+    const quiet = mockAuth({ logger: logs.logger })
+    for (const target of [fresh, quiet]) {
+      expect((await flow(target)).landed).toBe(`${ERROR_PAGE}?error=unable_to_create_user`)
+      expect(await rows(target, 'user')).toEqual([])
+      expect(await rows(target, 'account')).toEqual([])
+    }
+    expect(logs.lines.some((line) => line.includes('does not vouch for the address'))).toBe(true)
+  })
+
+  it('a trusted provider vouches for its addresses: it may create the user, and link onto an unverified one as a proof', async () => {
+    mock.behaviour.user = { ...mock.behaviour.user, email_verified: false }
+    const auth = mockAuth({ account: { accountLinking: { trustedProviders: ['mock'] } } })
+    const squatter = new Browser(auth)
+    await signUpLocal(auth, squatter, 'person@example.com')
+    const { landed, browser } = await flow(auth)
+    expect(landed).toBe(`${BASE}/dashboard`)
+    expect(await sessionUser(browser)).toMatchObject({ email: 'person@example.com', emailVerified: true })
+    expect(await sessionUser(squatter)).toBeUndefined()
   })
 
   it('account_not_linked when account linking is turned off', async () => {
@@ -305,6 +347,16 @@ describe('link-social', () => {
     expect((await flow(auth, browser, {}, '/link-social')).landed).toBe(`${ERROR_PAGE}?error=account_already_linked_to_different_user`)
   })
 
+  it('needs a fresh session: 403 "Session is not fresh" past freshAge, and no flow starts', async () => {
+    const auth = mockAuth()
+    const { browser } = await signedIn(auth)
+    auth.clock.advance(2 * DAY)
+    const { response, body } = await startSocial(browser, { provider: 'mock' }, '/link-social')
+    expect(response.status).toBe(403)
+    expect(body).toEqual({ code: 'SESSION_NOT_FRESH', message: 'Session is not fresh' })
+    expect(await rows(auth, 'verification')).toHaveLength(0)
+  })
+
   it('links only for the user who started it: a different session at the callback is refused', async () => {
     const auth = mockAuth()
     const { browser } = await signedIn(auth)
@@ -333,6 +385,78 @@ describe('unlink-account', () => {
     const unlinked = await local.request(`${AUTH}/unlink-account`, { json: { providerId: 'mock' }, headers: { origin: BASE } })
     expect(await unlinked.json()).toEqual({ status: true })
     expect((await rows(linked, 'account')).map((row) => row.providerId)).toEqual(['credential'])
+  })
+})
+
+describe('a session revoked elsewhere, still vouched for by its cache cookie', () => {
+  it('is 401 on link-social, get-access-token, refresh-token, account-info and update-user: they read the store', async () => {
+    const auth = mockAuth({ session: { cookieCache: { enabled: true } } })
+    const { browser } = await flow(auth)
+    const stolen = browser.cookies(AUTH)
+    expect(stolen).toContain('session_data=')
+    // The same user, on another device, signs every session out.
+    const other = await flow(auth)
+    expect((await other.browser.request(`${AUTH}/revoke-sessions`, { method: 'POST', headers: { origin: BASE } })).status).toBe(200)
+    const send = (path: string, json?: unknown) =>
+      auth.handler(
+        new Request(`${AUTH}${path}`, {
+          method: json === undefined ? 'GET' : 'POST',
+          headers: { cookie: stolen, origin: BASE, 'content-type': 'application/json' },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+        }),
+      )
+    // The cache cookie still vouches for the session on routes that may trust it ...
+    expect((await (await send('/get-session')).json())?.user.email).toBe('person@example.com')
+
+    // ... but not where it would add a way in or hand out provider tokens.
+    const refreshesBefore = mock.stats.refreshes
+    const statuses: Record<string, number> = {}
+    for (const [path, json] of [
+      ['/link-social', { provider: 'mock', callbackURL: '/settings' }],
+      ['/get-access-token', { providerId: 'mock' }],
+      ['/refresh-token', { providerId: 'mock' }],
+      ['/account-info', { accountId: 'u-1' }],
+      ['/update-user', { name: 'Mallory' }],
+    ] as const) {
+      statuses[path] = (await send(path, json)).status
+    }
+    expect(statuses).toEqual({ '/link-social': 401, '/get-access-token': 401, '/refresh-token': 401, '/account-info': 401, '/update-user': 401 })
+    expect(mock.stats.refreshes).toBe(refreshesBefore)
+    expect(await rows(auth, 'verification')).toHaveLength(0)
+    expect((await rows(auth, 'user'))[0]?.name).toBe('Person')
+  })
+})
+
+describe('input limits', () => {
+  it('caps scopes (50, each 256), loginHint (320) and redirect targets (2048): 400 naming the field, no state stored', async () => {
+    const auth = mockAuth()
+    const browser = new Browser(auth)
+    const cases = [
+      [{ scopes: Array.from({ length: 51 }, (_, index) => `s${index}`) }, 'body.scopes: Too big: expected array to have <=50 items'],
+      [{ scopes: ['read', 's'.repeat(257)] }, 'body.scopes.1: Too big: expected string to have <=256 characters'],
+      [{ loginHint: 'h'.repeat(321) }, 'body.loginHint: Too big: expected string to have <=320 characters'],
+      [{ callbackURL: `/${'c'.repeat(2048)}` }, 'body.callbackURL: Too big: expected string to have <=2048 characters'],
+      [{ errorCallbackURL: `/${'e'.repeat(2048)}` }, 'body.errorCallbackURL: Too big: expected string to have <=2048 characters'],
+    ] as const
+    for (const [fields, message] of cases) {
+      const { response, body } = await startSocial(browser, { provider: 'mock', ...fields })
+      expect(response.status).toBe(400)
+      expect(body).toMatchObject({ code: 'VALIDATION_ERROR', message })
+    }
+    // The same cap on a redirect target in a query string, on any route.
+    const query = await auth.handler(new Request(`${AUTH}/verify-email?token=x&callbackURL=/${'q'.repeat(2048)}`))
+    expect(query.status).toBe(400)
+    expect((await query.json()).message).toBe('query.callbackURL: Too big: expected string to have <=2048 characters')
+    expect(await rows(auth, 'verification')).toHaveLength(0)
+
+    const atLimits = await startSocial(browser, {
+      provider: 'mock',
+      scopes: Array.from({ length: 50 }, (_, index) => String(index).padEnd(256, 's')),
+      loginHint: 'h'.repeat(320),
+      callbackURL: `/${'c'.repeat(2047)}`,
+    })
+    expect(atLimits.response.status).toBe(200)
+    expect(await rows(auth, 'verification')).toHaveLength(1)
   })
 })
 

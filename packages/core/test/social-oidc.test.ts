@@ -382,14 +382,24 @@ describe('ID-token sign-in', () => {
     expect(await rows(auth, 'user')).toHaveLength(0)
   })
 
-  it('refuses to link onto a local user whose email is unverified: 401 Account not linked - linking not allowed', async () => {
+  it('an ID Token vouching for the address of an unverified local user proves the mailbox; one that does not is refused', async () => {
     const auth = oidcAuth()
-    const browser = new Browser(auth)
-    await browser.request(`${AUTH}/sign-up/email`, { json: { email: 'dora@example.com', password: PASSWORD, name: 'Squatter' }, headers: { origin: BASE } })
-    const { response, body } = await post(auth, new Browser(auth), { idToken: { token: await idToken({}) } })
-    expect(response.status).toBe(401)
-    expect(body.message).toBe('Account not linked - linking not allowed')
+    const squatter = new Browser(auth)
+    await squatter.request(`${AUTH}/sign-up/email`, { json: { email: 'dora@example.com', password: PASSWORD, name: 'Squatter' }, headers: { origin: BASE } })
+
+    const unvouched = await post(auth, new Browser(auth), { idToken: { token: await idToken({ email_verified: false }) } })
+    expect(unvouched.response.status).toBe(401)
+    expect(unvouched.body.message).toBe('Account not linked - linking not allowed')
     expect((await rows(auth, 'account')).map((row) => row.providerId)).toEqual(['credential'])
+    expect((await session(squatter))?.user.email).toBe('dora@example.com')
+
+    const owner = new Browser(auth)
+    const { response, body } = await post(auth, owner, { idToken: { token: await idToken({}) } })
+    expect(response.status).toBe(200)
+    expect(body.user).toMatchObject({ email: 'dora@example.com', emailVerified: true })
+    expect((await rows(auth, 'account')).map((row) => row.providerId)).toEqual(['oidc'])
+    expect(await session(squatter)).toBeNull()
+    expect((await session(owner))?.user.email).toBe('dora@example.com')
   })
 
   it('link-social with an ID Token: links to the signed-in user; a different email, or another user’s account, is refused', async () => {

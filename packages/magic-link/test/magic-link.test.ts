@@ -147,12 +147,44 @@ describe('GET /magic-link/verify', () => {
     const tokenCookie = opened.setCookies.find((line) => line.startsWith('gatehouse.session_token='))
     expect(tokenCookie).toMatch(/Max-Age=\d+/)
     expect(tokenCookie).toMatch(/HttpOnly/i)
-    expect(await sessionCount(auth, body.user.id)).toBe(before + 1)
+    // The first proof of the mailbox ends the session of the sign-up made before it (see the next test).
+    expect(before).toBe(1)
+    expect(await sessionCount(auth, body.user.id)).toBe(1)
     expect((await userByEmail(auth, 'ada@example.com'))!.emailVerified).toBe(true)
 
     const session = await getSession(auth, opened.cookie)
     expect(session.user).toMatchObject({ id: body.user.id, email: 'ada@example.com', emailVerified: true })
     expect((await verificationRows(auth)).filter((row) => row.identifier.startsWith('magic-link:'))).toHaveLength(0)
+  })
+
+  it('pre-registration: the link ends what a squatter of the unverified address set up (session, password)', async () => {
+    const auth = linkAuth()
+    const squatter = await signUp(auth, { email: 'victim@example.com', password: 'squatter password 1' })
+    expect((await getSession(auth, squatter.cookie)).user.email).toBe('victim@example.com')
+
+    await requestLink(auth, { email: 'victim@example.com', callbackURL: '/dashboard' })
+    const opened = await openLink(auth, auth.lastLink()!.url)
+    expect(opened.location).toBe('/dashboard')
+    expect((await getSession(auth, opened.cookie)).user).toMatchObject({ email: 'victim@example.com', emailVerified: true })
+    expect(await getSession(auth, squatter.cookie)).toBeNull()
+    const { db } = await auth.$context
+    expect(await db.findMany({ model: 'account' })).toEqual([])
+    const signIn = await auth.handler(
+      request('/api/auth/sign-in/email', { json: { email: 'victim@example.com', password: 'squatter password 1' }, headers: { origin: BASE } }),
+    )
+    expect(signIn.status).toBe(401)
+  })
+
+  it('a verified user’s link keeps their other sessions and password', async () => {
+    const auth = linkAuth()
+    const owner = await signUp(auth, { email: 'owner@example.com' })
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'id', value: owner.body.user.id }, update: { emailVerified: true } })
+    await requestLink(auth, { email: 'owner@example.com' })
+    expect((await openLink(auth, auth.lastLink()!.url)).status).toBe(302)
+    expect((await getSession(auth, owner.cookie)).user.email).toBe('owner@example.com')
+    expect(await sessionCount(auth, owner.body.user.id)).toBe(2)
+    expect(await db.findMany({ model: 'account' })).toHaveLength(1)
   })
 
   it('creates an unknown user with the name given, verified, and redirects to the newUserCallbackURL', async () => {

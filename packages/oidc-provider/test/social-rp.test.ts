@@ -93,6 +93,8 @@ describe('Gatehouse signs in through another Gatehouse server running the oidc-p
     const rp = relyingParty()
     const browser = new Browser(rp)
     const opUserId = await signUpAtProvider(browser, 'Ada Lovelace', 'ada@provider.test')
+    // The relying party creates users only under addresses the provider vouches for (docs/social.md#which-providers-vouch-for-the-address).
+    await (await op.$context).db.update({ model: 'user', where: { field: 'id', value: opUserId }, update: { emailVerified: true } })
 
     const start = await startSocial(browser, { provider: 'gatehouse', callbackURL: '/dashboard', newUserCallbackURL: '/welcome' })
     expect(start.response.status).toBe(200)
@@ -108,7 +110,7 @@ describe('Gatehouse signs in through another Gatehouse server running the oidc-p
     expect(first.visited.some((url) => url.startsWith(`${RP_AUTH}/callback/gatehouse?`))).toBe(true)
 
     const session = (await (await browser.request(`${RP_AUTH}/get-session`)).json()) as { user: { id: string; email: string; name: string; emailVerified: boolean } }
-    expect(session.user).toMatchObject({ email: 'ada@provider.test', name: 'Ada Lovelace', emailVerified: false })
+    expect(session.user).toMatchObject({ email: 'ada@provider.test', name: 'Ada Lovelace', emailVerified: true })
     const context = await rp.$context
     const accounts = await context.adapter.findMany<{ providerId: string; accountId: string; userId: string; accessToken: string | null }>({ model: 'account' })
     expect(accounts.map((account) => [account.providerId, account.accountId, account.userId])).toEqual([['gatehouse', opUserId, session.user.id]])
@@ -135,7 +137,7 @@ describe('Gatehouse signs in through another Gatehouse server running the oidc-p
       name: 'Ada Lovelace',
       email: 'ada@provider.test',
       image: null,
-      emailVerified: false,
+      emailVerified: true,
     })
   })
 

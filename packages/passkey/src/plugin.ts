@@ -7,7 +7,7 @@
  * registration routes a tighter one than the default. Loading the plugin does not
  * load @simplewebauthn/server: the routes import it on first use.
  */
-import { definePlugin } from '@gatehouse/core'
+import { definePlugin, type CredentialsRevoked } from '@gatehouse/core'
 import { PasskeyErrors } from './errors.js'
 import { resolveOptions, type PasskeyOptions } from './options.js'
 import { passkeyEndpoints } from './routes/index.js'
@@ -15,6 +15,20 @@ import { passkeySchema } from './schema.js'
 
 const SIGN_IN_PATHS = new Set(['/passkey/generate-authenticate-options', '/passkey/verify-authentication'])
 const REGISTER_PATHS = new Set(['/passkey/generate-register-options', '/passkey/verify-registration'])
+
+/**
+ * A first proof of the mailbox into an account whose address was not yet
+ * verified removes the passkeys registered before it: whoever held the
+ * account then (someone who signed up with another person's address) must
+ * not keep a way in once the owner proved the address
+ * (docs/passkeys.md#security). Other revocations (a password reset, a ban)
+ * keep passkeys: they are the user's own authenticators, and a ban already
+ * refuses every sign-in.
+ */
+async function removeEarlierPasskeys(event: CredentialsRevoked): Promise<void> {
+  if (event.reason !== 'email-proven') return
+  await event.db.deleteMany({ model: 'passkey', where: { field: 'userId', value: event.userId } })
+}
 
 /**
  * @example
@@ -30,6 +44,7 @@ export function passkey(options: PasskeyOptions = {}) {
     schema: passkeySchema,
     endpoints: passkeyEndpoints(resolved),
     errors: PasskeyErrors,
+    onCredentialsRevoked: removeEarlierPasskeys,
     rateLimit: [
       { pathMatcher: (path: string) => SIGN_IN_PATHS.has(path), window: resolved.rateLimit.window, max: resolved.rateLimit.max },
       { pathMatcher: (path: string) => REGISTER_PATHS.has(path), window: 60, max: 10 },

@@ -19,6 +19,7 @@ describe('core route table', () => {
       resetPasswordCallback: 'the reset mail link: it only redirects',
       callbackOAuth: 'the provider sends the browser there',
       callbackOAuthPost: "the provider's form post (Apple)",
+      verifyEmailPost: "posted by the verification link's confirmation page",
     })
     expect(coreEndpoints.setPassword.serverOnly).toBe(true)
     expect(Object.keys(coreRoutes)).not.toContain('setPassword')
@@ -67,6 +68,9 @@ describe('every core route answers the shape the client expects', () => {
     await ok('requestPasswordReset', client.requestPasswordReset({ email: newAddress }))
     await ok('forgetPassword', client.forgetPassword({ email: newAddress }))
     await ok('resetPassword', client.resetPassword({ newPassword: PASSWORD, token: server.mailbox.last('reset-password')?.token ?? '' }))
+    // The reset signed every session out (docs/accounts.md#password-reset): sign in again.
+    expect((await client.getSession()).data).toBeNull()
+    await ok('signIn.email', client.signIn.email({ email: newAddress, password: PASSWORD }))
     await ok('revokeOtherSessions', client.revokeOtherSessions())
     await ok('revokeSessions', client.revokeSessions())
     expect((await client.getSession()).data).toBeNull()

@@ -8,7 +8,7 @@
  * changes, and rate limits per client address on every route (on top of the
  * per-user lockout of services/guard.ts).
  */
-import { definePlugin, type AuthContext, type DatabaseHookContext, type Row } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type CredentialsRevoked, type DatabaseHookContext, type Row } from '@gatehouse/core'
 import { TwoFactorErrors } from './errors.js'
 import { resolveTwoFactorOptions, type TwoFactorOptions } from './options.js'
 import { twoFactorEndpoints } from './routes/index.js'
@@ -18,6 +18,22 @@ import { TRUST_VERSION_LENGTH } from './services/state.js'
 
 const VERIFY_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-otp', '/two-factor/verify-backup-code'])
 const PASSWORD_PATHS = new Set(['/two-factor/enable', '/two-factor/disable', '/two-factor/get-totp-uri', '/two-factor/generate-backup-codes'])
+
+/**
+ * Core ended the user's sign-ins for the account's security
+ * (docs/two-factor.md#pending-sign-ins-end-with-the-accounts-credentials):
+ * a new trust version ends every pending sign-in and every trusted device.
+ * The second factor itself stays, even after a first proof of the mailbox
+ * (`email-proven`): it lets nobody in without the password, which that proof
+ * removes, and dropping it would let whoever reads the mailbox skip it.
+ */
+async function endWithCredentials(event: CredentialsRevoked, auth: AuthContext): Promise<void> {
+  await event.db.update({
+    model: 'twoFactor',
+    where: { field: 'userId', value: event.userId },
+    update: { trustVersion: auth.random.string(TRUST_VERSION_LENGTH) },
+  })
+}
 
 /**
  * @example
@@ -54,6 +70,7 @@ export function twoFactor(options: TwoFactorOptions = {}) {
       initialized = ctx
     },
     signInChallenge: challenge(resolved),
+    onCredentialsRevoked: endWithCredentials,
     databaseHooks: {
       // Only updates: a credential account created later (set-password) belongs to a user who had no
       // password, and two-factor needs one to be turned on, so there is no trust to revoke.

@@ -180,6 +180,30 @@ describe('trusted devices', () => {
   })
 })
 
+describe('pending sign-ins end with the account’s credentials', () => {
+  it('a password reset or sign-out everywhere between the password step and the code ends the pending sign-in', async () => {
+    for (const revoke of ['reset', 'revoke-sessions'] as const) {
+      const auth = twoFactorAuth()
+      const user = await enroll(auth)
+      const pending = await passwordStep(auth, user.email)
+      expect(pending.body).toEqual({ twoFactorRedirect: true })
+      if (revoke === 'reset') {
+        await post(auth, '/request-password-reset', { email: user.email })
+        const token = auth.mailbox.last('reset-password')?.token as string
+        expect((await post(auth, '/reset-password', { token, newPassword: 'a brand new password' })).status).toBe(200)
+      } else {
+        expect((await post(auth, '/revoke-sessions', {}, user.cookie)).status).toBe(200)
+      }
+      const before = (await rows(auth, 'session', user.userId)).length
+      const verified = await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)
+      expect(verified.status).toBe(401)
+      expect(verified.body.code).toBe('NO_PENDING_SIGN_IN')
+      expect(cookieNamed(verified.setCookies, 'session_token')).toBeUndefined()
+      expect(await rows(auth, 'session', user.userId)).toHaveLength(before)
+    }
+  })
+})
+
 describe('trust revocation by a password reset, and rate limits', () => {
   it('a password reset revokes every trusted device', async () => {
     const auth = twoFactorAuth()

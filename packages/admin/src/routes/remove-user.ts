@@ -7,7 +7,7 @@
  * too. Needs `user: delete` and `session: delete`; nobody removes themselves
  * here (delete-user is the route for that) or a user stronger than themselves.
  */
-import { AuthError, defineEndpoint, deleteSessions, sensitiveSessionMiddleware, userSessions } from '@gatehouse/core'
+import { AuthError, defineEndpoint, revokeUserCredentials, sensitiveSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
@@ -30,16 +30,13 @@ export function removeUser(options: ResolvedAdminOptions) {
       if (ctx.body.userId === caller.id) throw new AuthError(AdminErrors.YOU_CANNOT_REMOVE_YOURSELF)
       const target = await requireUser(ctx.db, ctx.body.userId)
       requireOutranks(options, caller, target)
-      const hashes = await ctx.db.transaction(async (tx) => {
-        const sessions = await userSessions({ ...ctx.auth, db: tx }, target.id)
-        const tokens = sessions.map((session) => session.token)
-        await deleteSessions(ctx.auth, tokens, tx)
+      // The sessions' copies in secondary storage go after the commit too, so a racing read cannot put one back
+      // (docs/sessions.md#revocation-and-racing-reads); with the storage unreachable this answers 503, nothing removed.
+      await ctx.db.transaction(async (tx) => {
+        await revokeUserCredentials(ctx.auth, { userId: target.id, reason: 'user-deleted', db: tx })
         await tx.deleteMany({ model: 'account', where: { field: 'userId', value: target.id } })
         await tx.delete({ model: 'user', where: { field: 'id', value: target.id } })
-        return tokens
       })
-      // A read that raced the transaction may have mirrored a session back into secondary storage.
-      await deleteSessions(ctx.auth, hashes)
       return { success: true }
     },
   })

@@ -8,7 +8,7 @@
  * cookie-cached copies stop working at their next database check, at most
  * `session.cookieCache.maxAge` later.
  */
-import { AuthError, deleteUserSessions, type AuthContext, type Row, type Store } from '@gatehouse/core'
+import { AuthError, revokeUserCredentials, type AuthContext, type Row, type Store } from '@gatehouse/core'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
 import { findAdminUser, type AdminUser } from './permission.js'
@@ -40,7 +40,7 @@ export async function refuseBanned(
 }
 
 /**
- * Marks the user banned, then deletes their sessions. The flag is written
+ * Marks the user banned, then ends their sessions and grants. The flag is written
  * first: a session created concurrently either sees it (and is refused) or
  * was inserted before the sweep (and is deleted by it).
  */
@@ -55,6 +55,7 @@ export async function banUser(
     update: { banned: true, banReason: ban.banReason, banExpires: ban.banExpires },
   })
   if (!updated) return null
-  await deleteUserSessions(auth, userId)
+  // Sessions, OAuth grants, pending second factors: nothing the user was handed outlives the ban.
+  await auth.db.transaction((tx) => revokeUserCredentials(auth, { userId, reason: 'banned', db: tx }))
   return updated
 }

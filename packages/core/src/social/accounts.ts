@@ -6,12 +6,17 @@
  *
  * - A known provider account signs its user in; its stored tokens are replaced.
  * - An email that belongs to a user links the provider account to that user
- *   only when linking is on, the provider is trusted or says the email is
- *   verified, and the user's own email is verified. The last rule stops
- *   pre-account hijacking: someone who signed up with a victim's address
- *   (never verified) must not gain the victim's provider sign-in.
+ *   only when linking is on and the provider vouches for the address (it is
+ *   trusted, or says the address is verified). When the user's own address
+ *   was not yet verified, that vouched sign-in is the first proof of the
+ *   mailbox: the address becomes verified and whatever an earlier registrant
+ *   set up (sessions, password, other links, grants) goes
+ *   (session/prove-mailbox.ts, docs/security.md#pre-registration-whoever-proves-the-mailbox-owns-the-account).
  * - Otherwise a new user and account are created together, in one
- *   transaction, unless sign-up is off for the provider.
+ *   transaction, unless sign-up is off for the provider, and only under an
+ *   address the provider vouches for: a provider that lets anyone type any
+ *   address must not create the account of that address's owner
+ *   (docs/social.md#which-providers-vouch-for-the-address).
  *
  * Races are settled by the unique indexes (`user.email`,
  * `account.(providerId, accountId)`): a create that loses to a concurrent one
@@ -23,6 +28,7 @@ import { findUserByEmail, findUserById, type Account } from '../accounts/users.j
 import { isUniqueViolation, type Row } from '../db/adapter.js'
 import type { Store } from '../db/store.js'
 import type { AuthContext } from '../endpoint/context.js'
+import { proveMailbox } from '../session/prove-mailbox.js'
 import type { User } from '../session/types.js'
 import { encryptToken } from './token-crypto.js'
 import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from './types.js'
@@ -37,6 +43,8 @@ export interface SocialAccount extends Account {
 }
 
 type Ctx = Pick<AuthContext, 'db' | 'secrets' | 'options'>
+/** Sign-in may prove a mailbox, which ends sessions and tells the plugins: it needs the whole context. */
+type SignInCtx = Ctx & { readonly auth: AuthContext; readonly logger: AuthContext['logger'] }
 
 export type SignInOutcome =
   | { readonly ok: true; readonly user: User; readonly isNewUser: boolean }
@@ -45,6 +53,9 @@ export type SignInOutcome =
 export type LinkOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: 'account_already_linked_to_different_user' | 'unable_to_link_account' }
+
+/** Thrown inside a linking transaction when the user's address changed since it was read: roll back and look again. */
+class AddressMoved extends Error {}
 
 /** How many times a sign-in starts over after losing a create race. */
 const ATTEMPTS = 3
@@ -96,7 +107,7 @@ function linkingSettings(ctx: Ctx) {
  * if (!outcome.ok) return errorRedirect(outcome.reason)
  */
 export async function signInWithProvider(
-  ctx: Ctx,
+  ctx: SignInCtx,
   provider: ConfiguredProvider,
   info: ProviderUserInfo & { email: string },
   tokens: ProviderTokens,
@@ -104,36 +115,49 @@ export async function signInWithProvider(
 ): Promise<SignInOutcome> {
   const providerId = provider.id
   const columns = await tokenColumns(ctx, providerId, info.id, tokens)
+  const linking = linkingSettings(ctx)
+  const vouched = linking.trusted.has(providerId) || info.emailVerified
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const account = await findSocialAccount(ctx.db, providerId, info.id)
     if (account) {
       const user = await findUserById(ctx.db, account.userId)
       if (!user) return { ok: false, reason: 'unable_to_create_user' }
       await ctx.db.update({ model: 'account', where: { field: 'id', value: account.id }, update: columns })
-      // The provider vouches for the address of an identity this user already owns.
-      if (info.emailVerified && !user.emailVerified && normalizeEmail(info.email) === user.email) {
-        const updated = await ctx.db.update<User & Row>({ model: 'user', where: { field: 'id', value: user.id }, update: { emailVerified: true } })
-        return { ok: true, user: updated ?? user, isNewUser: false }
+      // The provider vouches for the address of an identity this user already owns: a proof of the mailbox.
+      if (vouched && !user.emailVerified && normalizeEmail(info.email) === user.email) {
+        const keepAccount = { providerId, accountId: info.id }
+        const proven = await ctx.db.transaction((tx) => proveMailbox(ctx.auth, { user, db: tx, keepAccount }))
+        return { ok: true, user: proven ?? user, isNewUser: false }
       }
       return { ok: true, user, isNewUser: false }
     }
 
     const existing = await findUserByEmail(ctx.db, info.email)
     if (existing) {
-      const linking = linkingSettings(ctx)
-      const vouched = linking.trusted.has(providerId) || info.emailVerified
-      if (!linking.enabled || !vouched || !existing.emailVerified) return { ok: false, reason: 'account_not_linked' }
+      if (!linking.enabled || !vouched) return { ok: false, reason: 'account_not_linked' }
+      let user: User
       try {
-        await ctx.db.create({ model: 'account', data: { providerId, accountId: info.id, userId: existing.id, ...columns } })
+        user = await ctx.db.transaction(async (tx) => {
+          // An unverified owner: this sign-in proves the mailbox, so what was set up before it goes first.
+          const proven = existing.emailVerified ? existing : await proveMailbox(ctx.auth, { user: existing, db: tx })
+          if (!proven) throw new AddressMoved()
+          await tx.create({ model: 'account', data: { providerId, accountId: info.id, userId: existing.id, ...columns } })
+          return proven
+        })
       } catch (error) {
-        if (isUniqueViolation(error)) continue
+        // A concurrent link of this account, or the address moved away: look again.
+        if (isUniqueViolation(error) || error instanceof AddressMoved) continue
         throw error
       }
-      return { ok: true, user: existing, isNewUser: false }
+      return { ok: true, user, isNewUser: false }
     }
 
     if (provider.config.disableSignUp || (provider.config.disableImplicitSignUp && !options.requestSignUp)) {
       return { ok: false, reason: 'signup_disabled' }
+    }
+    if (!vouched) {
+      ctx.logger.warn('social sign-in: no user created, the provider does not vouch for the address (docs/social.md#which-providers-vouch-for-the-address)', { provider: providerId })
+      return { ok: false, reason: 'unable_to_create_user' }
     }
     const mapped = provider.config.mapProfileToUser ? await provider.config.mapProfileToUser(info) : {}
     try {

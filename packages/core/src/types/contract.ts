@@ -110,6 +110,33 @@ export interface GatehousePlugin {
    * session itself once the second step succeeds. The first plugin to answer wins.
    */
   readonly signInChallenge?: (ctx: EndpointContext, attempt: SignInAttempt) => Promise<SignInChallenge | void> | SignInChallenge | void
+  /**
+   * Runs when core ends everything that signs a user in, for the account's
+   * security (docs/plugins.md#when-a-users-credentials-are-revoked): a
+   * password reset, a password change that signs out the other sessions,
+   * revoke-sessions, a proof of the mailbox into an unverified account, a
+   * ban, the user's deletion. It runs inside that change's transaction
+   * (`event.db`): a plugin ends what it issued (OAuth grants, pending second
+   * factors, trusted devices) in the same commit, and a throw rolls it all back.
+   */
+  readonly onCredentialsRevoked?: (event: CredentialsRevoked, ctx: AuthContext) => Promise<void> | void
+}
+
+/** Why core ended a user's sessions (docs/plugins.md#when-a-users-credentials-are-revoked). */
+export type CredentialRevocationReason =
+  | 'password-reset'
+  | 'password-changed'
+  | 'sessions-revoked'
+  | 'email-proven'
+  | 'banned'
+  | 'user-deleted'
+
+/** What `onCredentialsRevoked` hears: whose credentials ended, why, and the transaction to write in. */
+export interface CredentialsRevoked {
+  readonly userId: string
+  readonly reason: CredentialRevocationReason
+  /** The transaction of the change: write through it, so the revocation commits (or rolls back) with it. */
+  readonly db: Store
 }
 
 /** A password sign-in that passed its first factor: who, and whether they asked to be remembered. */

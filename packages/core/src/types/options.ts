@@ -31,7 +31,13 @@ export interface EmailAndPasswordOptions {
   readonly sendResetPassword?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
   /** Seconds a reset token lives. Default 3600. */
   readonly resetPasswordTokenExpiresIn?: number
-  /** Revoke every session of the user when the password is reset. Default false. */
+  /**
+   * A password reset ends every session, OAuth grant and pending second
+   * factor of the user (docs/accounts.md#password-reset). Default true;
+   * `false` keeps them, which is weaker: whoever stole a session or the old
+   * password stays signed in after the owner recovered the account. An
+   * address that was not yet verified loses them anyway (the reset proves the mailbox).
+   */
   readonly revokeSessionsOnPasswordReset?: boolean
   readonly onPasswordReset?: (data: { user: User }) => Promise<void> | void
   /** Replace the scrypt hasher (to migrate from another library's hashes, say). */

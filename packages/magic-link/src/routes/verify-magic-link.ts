@@ -13,13 +13,23 @@
  * malformed), `token_expired`, `signup_disabled`, `unable_to_create_user`,
  * `unable_to_create_session`. The redirect targets were checked by the
  * endpoint layer (relative or trusted, else 403) on this request too.
+ *
+ * A browser that holds a session of another user is not switched by the GET
+ * (login CSRF by link, docs/security.md#login-csrf): it gets a confirmation
+ * page, and the token stays unused for the page's POST
+ * (verify-magic-link-post.ts). Both sign in through `signInWithLink`.
  */
 import {
   appendQueryParam,
+  confirmSignInPage,
   createSession,
   defineEndpoint,
   normalizeEmail,
+  otherUserSession,
+  proveMailbox,
+  readSessionToken,
   setSessionCookies,
+  type AuthContext,
   type CreatedSession,
   type EndpointContext,
   type Row,
@@ -28,9 +38,10 @@ import {
 } from '@gatehouse/core'
 import { z } from 'zod'
 import type { ResolvedMagicLinkOptions } from '../options.js'
-import { consumeLinkToken, type LinkClaims } from '../token.js'
+import { consumeLinkToken, peekLinkToken, type LinkClaims } from '../token.js'
 
-const query = z.lazy(() =>
+/** The link's query, and the body its confirmation page posts. */
+export const linkFields = z.lazy(() =>
   z.object({
     token: z.string().optional(),
     callbackURL: z.string().optional(),
@@ -66,18 +77,57 @@ export function verifyMagicLink(options: ResolvedMagicLinkOptions) {
   return defineEndpoint({
     method: 'GET',
     path: '/magic-link/verify',
-    query,
+    query: linkFields,
     handler: async (ctx) => {
-      const { callbackURL, newUserCallbackURL, errorCallbackURL } = ctx.query
-      const outcome = await verify(ctx, options, ctx.query.token ?? '')
-      if (!outcome.ok) {
-        const target = errorCallbackURL || callbackURL || `${ctx.auth.baseURL}/error`
-        return ctx.redirect(appendQueryParam(target, 'error', outcome.error))
+      const link = ctx.query
+      const email = await switchesAccount(ctx, link.token ?? '')
+      if (email !== null) {
+        return confirmSignInPage({
+          appName: ctx.options.appName,
+          email,
+          action: `${ctx.auth.baseURL}/magic-link/verify`,
+          fields: link,
+          cancelURL: link.callbackURL,
+        })
       }
-      setSessionCookies(ctx, outcome.session, { dontRemember: false })
-      return ctx.redirect((outcome.isNewUser && newUserCallbackURL) || callbackURL || '/')
+      return signInWithLink(ctx, options, link, 302)
     },
   })
+}
+
+export type LinkFields = z.output<typeof linkFields>
+
+/**
+ * Redeems the link and signs its user in: the one place a magic link opens
+ * a session, for the GET (no other user's session in the way) and the
+ * confirmation's POST (303, so the browser follows with a GET). Redirects to
+ * the callbackURL (newUserCallbackURL for a user it created), or with
+ * `?error=` as described above.
+ */
+export async function signInWithLink(ctx: EndpointContext, options: ResolvedMagicLinkOptions, link: LinkFields, status: 302 | 303) {
+  const { callbackURL, newUserCallbackURL, errorCallbackURL } = link
+  const outcome = await verify(ctx, options, link.token ?? '')
+  if (!outcome.ok) {
+    const target = errorCallbackURL || callbackURL || `${ctx.auth.baseURL}/error`
+    return ctx.redirect(appendQueryParam(target, 'error', outcome.error), status)
+  }
+  setSessionCookies(ctx, outcome.session, { dontRemember: false })
+  return ctx.redirect((outcome.isNewUser && newUserCallbackURL) || callbackURL || '/', status)
+}
+
+/**
+ * The link's address when signing in with it would replace the session of
+ * another user in this browser (a new user counts as another), else null.
+ * Only a usable link asks: an unknown or expired one fails as usual.
+ */
+async function switchesAccount(ctx: EndpointContext, token: string): Promise<string | null> {
+  // No session cookie, nothing to replace: the usual opening costs no extra look-up.
+  if (!readSessionToken(ctx)) return null
+  const claims = await peekLinkToken(ctx, token)
+  const email = claims ? normalizeEmail(claims.email) : null
+  if (!email) return null
+  const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'email', value: email } })
+  return (await otherUserSession(ctx, user?.id ?? null)) ? email : null
 }
 
 async function verify(ctx: EndpointContext, options: ResolvedMagicLinkOptions, token: string): Promise<Outcome> {
@@ -87,7 +137,7 @@ async function verify(ctx: EndpointContext, options: ResolvedMagicLinkOptions, t
       const consumed = await consumeLinkToken(ctx, tx, token)
       // An expired token is consumed too: it is deleted, whatever happens next.
       if (!consumed.ok) return { ok: false, error: consumed.reason === 'expired' ? 'token_expired' : 'invalid_token' } as const
-      const { user, isNewUser } = await signInUser(tx, options, consumed.claims)
+      const { user, isNewUser } = await signInUser(ctx.auth, tx, options, consumed.claims)
       let session: CreatedSession
       try {
         session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx })
@@ -104,21 +154,21 @@ async function verify(ctx: EndpointContext, options: ResolvedMagicLinkOptions, t
 }
 
 /** The link's user, verified; created when unknown and sign-up is allowed. */
-async function signInUser(tx: Store, options: ResolvedMagicLinkOptions, claims: LinkClaims): Promise<{ user: User; isNewUser: boolean }> {
+async function signInUser(
+  auth: AuthContext,
+  tx: Store,
+  options: ResolvedMagicLinkOptions,
+  claims: LinkClaims,
+): Promise<{ user: User; isNewUser: boolean }> {
   const email = normalizeEmail(claims.email)
   if (!email) throw new Refusal('invalid_token')
   const existing = await tx.findOne<User & Row>({ model: 'user', where: { field: 'email', value: email } })
   if (existing) {
-    if (existing.emailVerified) return { user: existing, isNewUser: false }
-    const updated = await tx.update<User & Row>({
-      model: 'user',
-      where: [
-        { field: 'id', value: existing.id },
-        { field: 'email', value: email },
-      ],
-      update: { emailVerified: true },
-    })
-    return { user: updated ?? existing, isNewUser: false }
+    // The link proved the mailbox. For an address not yet verified that is the first proof: it becomes
+    // verified, and every session, password and link set up before it goes (docs/magic-link.md#security).
+    const proven = await proveMailbox(auth, { user: existing, db: tx })
+    if (!proven) throw new Refusal('invalid_token')
+    return { user: proven, isNewUser: false }
   }
   // Refused here too, not only at send time: the option may have changed since the link was mailed.
   if (options.disableSignUp) throw new Refusal('signup_disabled')

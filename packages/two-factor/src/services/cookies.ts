@@ -4,9 +4,12 @@
  * with core's per-cookie derived keys and carrying their own expiry inside
  * the signed value (a browser may keep a cookie past its Max-Age):
  *
- * - `two_factor` (pending sign-in): the user whose password was right and
- *   their remember-me choice, for `pendingMaxAge` seconds (10 minutes). It is
- *   no session: it only lets that browser try a second factor.
+ * - `two_factor` (pending sign-in): the user whose password was right,
+ *   their remember-me choice and the user's trust version at that moment,
+ *   for `pendingMaxAge` seconds (10 minutes). It is no session: it only lets
+ *   that browser try a second factor, and only until the account's
+ *   credentials are revoked (a reset, a ban, sign-out everywhere), which
+ *   replaces the trust version (plugin.ts).
  * - `trust_device`: the user and their current trust version, for 30 days.
  *   Disabling two-factor deletes the row holding the version; a password
  *   change or reset replaces it (plugin.ts): every such cookie then fails.
@@ -36,19 +39,21 @@ function decode(text: string | null): Record<string, unknown> | null {
 export interface PendingSignIn {
   readonly userId: string
   readonly rememberMe: boolean
+  /** The user's trust version when the password was checked: the sign-in ends when it changes. */
+  readonly trustVersion: string
 }
 
 export function setPendingCookie(ctx: Jar, pending: PendingSignIn, maxAge: number): void {
   const expires = Math.floor(ctx.clock.now().getTime() / 1000) + maxAge
-  ctx.cookies.setSigned(PENDING_COOKIE, encode({ u: pending.userId, r: pending.rememberMe, e: expires }), { maxAge })
+  ctx.cookies.setSigned(PENDING_COOKIE, encode({ u: pending.userId, r: pending.rememberMe, v: pending.trustVersion, e: expires }), { maxAge })
 }
 
 /** The pending sign-in of this browser, or null when absent, tampered with or expired. */
 export function readPendingCookie(ctx: Jar): PendingSignIn | null {
   const value = decode(ctx.cookies.getSigned(PENDING_COOKIE))
-  if (!value || typeof value.u !== 'string' || typeof value.e !== 'number') return null
+  if (!value || typeof value.u !== 'string' || typeof value.v !== 'string' || typeof value.e !== 'number') return null
   if (value.e * 1000 <= ctx.clock.now().getTime()) return null
-  return { userId: value.u, rememberMe: value.r !== false }
+  return { userId: value.u, rememberMe: value.r !== false, trustVersion: value.v }
 }
 
 export function setTrustCookie(ctx: Jar, userId: string, trustVersion: string, maxAge: number): void {

@@ -11,20 +11,38 @@
  * `completeSignIn` runs once a verify route accepted a code for the pending
  * user: it creates the session with the remember-me choice made at sign-in,
  * sets the session cookies, clears the pending cookie and, when asked, sets
- * the trust cookie.
+ * the trust cookie. The session is created under a lock of the user's
+ * two-factor row and only while the trust version is the one the pending
+ * cookie carries: a revocation of the user's credentials since the password
+ * step (reset, ban, sign-out everywhere) replaced it under the same lock, so
+ * it either ends this sign-in here or, committing after it, sweeps the
+ * session it made (docs/two-factor.md#pending-sign-ins-end-with-the-accounts-credentials).
  */
-import { AuthError, createSession, publicRow, setSessionCookies, type EndpointContext, type Row, type SignInAttempt, type User } from '@gatehouse/core'
+import {
+  AuthError,
+  constantTimeEqual,
+  createSession,
+  mirrorSession,
+  publicRow,
+  setSessionCookies,
+  type EndpointContext,
+  type Row,
+  type SignInAttempt,
+  type User,
+} from '@gatehouse/core'
 import { TwoFactorErrors } from '../errors.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
 import { isTrustedDevice, PENDING_COOKIE, setPendingCookie, setTrustCookie, type PendingSignIn } from './cookies.js'
-import { findTwoFactor, isEnabled } from './state.js'
+import { findTwoFactor, isEnabled, type TwoFactorRow } from './state.js'
 
 export function challenge(options: ResolvedTwoFactorOptions) {
   return async (ctx: EndpointContext, attempt: SignInAttempt) => {
     if (!isEnabled(attempt.user)) return
     const row = await findTwoFactor(ctx.db, attempt.user.id)
     if (row && isTrustedDevice(ctx, attempt.user.id, row.trustVersion)) return
-    setPendingCookie(ctx, { userId: attempt.user.id, rememberMe: attempt.rememberMe }, options.pendingMaxAge)
+    // Without a row no second factor can be checked, so the pending cookie could never complete.
+    const trustVersion = row?.trustVersion ?? ''
+    setPendingCookie(ctx, { userId: attempt.user.id, rememberMe: attempt.rememberMe, trustVersion }, options.pendingMaxAge)
     return { twoFactorRedirect: true }
   }
 }
@@ -42,15 +60,24 @@ export async function completeSignIn(
   pending: PendingSignIn,
   trustDevice: boolean,
 ): Promise<VerifiedAnswer> {
-  const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: pending.userId } })
-  // Deleted since the password step: nothing to sign in to.
-  if (!user) throw new AuthError(TwoFactorErrors.NO_PENDING_SIGN_IN)
-  const session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+  const signedIn = await ctx.db.transaction(async (tx) => {
+    const row = await tx.lock<TwoFactorRow & Row>({ model: 'twoFactor', where: { field: 'userId', value: pending.userId } })
+    // Two-factor turned off, or the credentials revoked, since the password step: this sign-in ended with them.
+    if (!row || !constantTimeEqual(row.trustVersion, pending.trustVersion)) return null
+    const user = await tx.findOne<User & Row>({ model: 'user', where: { field: 'id', value: pending.userId } })
+    // Deleted since the password step: nothing to sign in to.
+    if (!user) return null
+    const session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, mirror: false })
+    return { user, session, trustVersion: row.trustVersion }
+  })
+  if (!signedIn) {
+    ctx.cookies.delete(PENDING_COOKIE)
+    throw new AuthError(TwoFactorErrors.NO_PENDING_SIGN_IN)
+  }
+  const { user, session } = signedIn
+  await mirrorSession(ctx.auth, session)
   setSessionCookies(ctx, session, { dontRemember: !pending.rememberMe })
   ctx.cookies.delete(PENDING_COOKIE)
-  if (trustDevice) {
-    const row = await findTwoFactor(ctx.db, user.id)
-    if (row) setTrustCookie(ctx, user.id, row.trustVersion, options.trustDeviceMaxAge)
-  }
+  if (trustDevice) setTrustCookie(ctx, user.id, signedIn.trustVersion, options.trustDeviceMaxAge)
   return { status: true, token: session.token, user: publicRow(ctx.auth.schema, 'user', user) }
 }

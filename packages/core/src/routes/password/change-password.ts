@@ -12,7 +12,8 @@
  * "Invalid password", never a silent overwrite.
  *
  * With `revokeOtherSessions` every session of the user is deleted in the same
- * transaction (whoever may know the old password is signed out) and the
+ * transaction, with the user's OAuth grants and pending second factors
+ * (`revokeUserCredentials`: whoever may know the old password is signed out) and the
  * caller gets a fresh session: a new token, returned and set as the cookie.
  * That session is created after the commit, so a rolled-back change never
  * leaves a session mirrored in secondary storage. Otherwise `token` is null.
@@ -25,7 +26,8 @@ import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
 import { isDontRemember, setSessionCookies } from '../../session/session-cookies.js'
-import { createSession, deleteUserSessions } from '../../session/session-store.js'
+import { revokeUserCredentials } from '../../session/revoke-credentials.js'
+import { createSession } from '../../session/session-store.js'
 
 /**
  * @example
@@ -65,7 +67,8 @@ export const changePassword = defineEndpoint({
         update: { password: hash },
       })
       if (!updated) throw new AuthError(CoreErrors.INVALID_PASSWORD)
-      if (body.revokeOtherSessions) await deleteUserSessions(auth, user.id, undefined, tx)
+      // Whoever may know the old password is out: every session, OAuth grant and pending second factor.
+      if (body.revokeOtherSessions) await revokeUserCredentials(auth, { userId: user.id, reason: 'password-changed', db: tx })
     })
 
     const visible = publicRow(auth.schema, 'user', user)

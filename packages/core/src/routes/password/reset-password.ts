@@ -7,7 +7,12 @@
  * gets 400 "invalid token". The credential account's password is replaced,
  * or a credential account is created for a user who had none (a social-only
  * user who chose to set a password this way). Every other reset link of the
- * user dies with it, and with `revokeSessionsOnPasswordReset` every session.
+ * user dies with it, and (unless `revokeSessionsOnPasswordReset: false`)
+ * every session, OAuth grant and pending second factor of the user
+ * (`revokeUserCredentials`): whoever knew the old password, or held a session
+ * made with it, is out. The reset link proves the mailbox, so a user whose
+ * address was not yet verified becomes verified and loses whatever was set up
+ * before (session/prove-mailbox.ts), whatever that option says.
  *
  * A cheap look-up rejects an unknown token before the password is hashed, so
  * random tokens cannot make the server burn scrypt work; the hash is computed
@@ -20,7 +25,8 @@ import { publicRow } from '../../db/output.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { deleteUserSessions } from '../../session/session-store.js'
+import { proveMailbox } from '../../session/prove-mailbox.js'
+import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import type { User } from '../../session/types.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
@@ -53,8 +59,10 @@ export const resetPassword = defineEndpoint({
     const apply = () => ctx.db.transaction(async (tx): Promise<User> => {
       const userId = await consumeVerificationToken(auth, 'reset-password', token, tx)
       if (!userId) throw new AuthError(CoreErrors.INVALID_TOKEN)
-      const found = await findUserById(tx, userId)
-      if (!found) throw new AuthError(CoreErrors.INVALID_TOKEN)
+      const stored = await findUserById(tx, userId)
+      if (!stored) throw new AuthError(CoreErrors.INVALID_TOKEN)
+      // The link reached the mailbox: the first proof of it ends what an earlier registrant set up.
+      const found = (await proveMailbox(auth, { user: stored, db: tx })) ?? stored
       const account = await findCredentialAccount(tx, found.id)
       if (account) {
         await tx.update({ model: 'account', where: { field: 'id', value: account.id }, update: { password: hash } })
@@ -72,7 +80,9 @@ export const resetPassword = defineEndpoint({
           { field: 'value', value: found.id },
         ],
       })
-      if (options.emailAndPassword?.revokeSessionsOnPasswordReset) await deleteUserSessions(auth, found.id, undefined, tx)
+      if (options.emailAndPassword?.revokeSessionsOnPasswordReset !== false) {
+        await revokeUserCredentials(auth, { userId: found.id, reason: 'password-reset', db: tx })
+      }
       return found
     })
     // Two resets racing for a user without a credential account: the loser's insert hits the

@@ -11,8 +11,10 @@
  * concurrent requests one wins) and deletes the user's sessions, accounts,
  * pending reset and delete-account tokens, and the user. Foreign keys would
  * cascade most of this, but the sessions are deleted explicitly so their
- * copies in secondary storage go too; a session left there would stay usable
- * after deletion. Because the token is consumed inside the transaction, it is
+ * copies in secondary storage go too, again after the commit, and a read
+ * racing the transaction cannot put one back
+ * (docs/sessions.md#revocation-and-racing-reads); with the storage
+ * unreachable nothing is deleted and the answer is 503. Because the token is consumed inside the transaction, it is
  * used up if and only if the user is deleted: one a concurrent request
  * consumed first rolls everything back.
  * (`beforeDelete` runs before the transaction, so it may run for each of
@@ -22,7 +24,7 @@
 import type { WhereInput } from '../../db/adapter.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { clearSessionCookies } from '../../session/session-cookies.js'
-import { deleteSessions, userSessions } from '../../session/session-store.js'
+import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import type { User } from '../../session/types.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
@@ -53,29 +55,23 @@ export async function removeUser(ctx: EndpointContext, user: User, options: Remo
   const hooks = ctx.options.user?.deleteUser
   await hooks?.beforeDelete?.(user)
 
-  let tokenHashes: string[]
   try {
-    tokenHashes = await ctx.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       if (options.token !== undefined) {
         const owner = await consumeVerificationToken(ctx.auth, 'delete-account', options.token, tx)
         if (owner !== user.id) throw new TokenRejected()
       }
-      const sessions = await userSessions({ ...ctx.auth, db: tx }, user.id)
-      const hashes = sessions.map((session) => session.token)
-      await deleteSessions(ctx.auth, hashes, tx)
+      // The sessions, and what plugins issued to the user (OAuth grants), end in this transaction.
+      await revokeUserCredentials(ctx.auth, { userId: user.id, reason: 'user-deleted', db: tx })
       await tx.deleteMany({ model: 'account', where: { field: 'userId', value: user.id } })
       await tx.deleteMany({ model: 'verification', where: pendingTokensOf(user.id) })
       await tx.delete({ model: 'user', where: { field: 'id', value: user.id } })
-      return hashes
     })
   } catch (error) {
     if (error instanceof TokenRejected) return { ok: false, reason: 'invalid-token' }
     throw error
   }
 
-  // A read that raced the transaction may have mirrored a session back into
-  // secondary storage from the not-yet-committed database: clear it again.
-  await deleteSessions(ctx.auth, tokenHashes)
   clearSessionCookies(ctx)
   try {
     await hooks?.afterDelete?.(user)
