@@ -122,9 +122,10 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
         // Pages of the React app: /login resumes the authorization after sign-in, /consent asks the user.
         loginPage: `${config.baseURL}/login`,
         consentPage: `${config.baseURL}/consent`,
-        // Registration needs a signed-in user (the default); every client must send an S256 PKCE challenge.
+        // Registration needs a signed-in user (the default). PKCE with S256 only: required of public clients, and
+        // of a confidential client once it sends a challenge; a confidential client's secret by Basic or body
+        // (the defaults, docs/oidc-provider.md#pkce).
         allowDynamicClientRegistration: false,
-        requirePKCE: true,
         allowPlainCodeChallengeMethod: false,
       }),
       // /api/auth/admin/*: users, bans, impersonation (docs/admin.md); admins come from ADMIN_EMAILS.

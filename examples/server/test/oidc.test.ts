@@ -1,8 +1,10 @@
 /**
  * The example server's OpenID Provider over real HTTP: discovery names the
- * issuer and S256 only; registration needs a signed-in user; an
- * authorization without a session goes to the app's /login page and, once
- * signed in, to its /consent page; both pages are the app's shell.
+ * issuer and S256 only; registration needs a signed-in user; PKCE is
+ * required of public clients and optional for confidential ones (the
+ * provider's defaults); an authorization without a session goes to the
+ * app's /login page and, once signed in, to its /consent page; both pages
+ * are the app's shell.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -46,7 +48,7 @@ describe('example server as an OpenID Provider', () => {
     })
   })
 
-  it('registers clients only for a signed-in user; authorize needs PKCE, then goes to /login and /consent, both the app shell', async () => {
+  it('registers clients only for a signed-in user; PKCE for public clients; authorize goes to /login and /consent, both the app shell', async () => {
     const metadata = { client_name: 'Notes', redirect_uris: ['http://127.0.0.1:4000/callback'] }
     const anonymous = await call('/api/auth/oauth2/register', { json: metadata })
     expect(anonymous.status).toBe(401)
@@ -68,12 +70,18 @@ describe('example server as an OpenID Provider', () => {
       code_challenge: CHALLENGE,
       code_challenge_method: 'S256',
     })
-    // No PKCE: refused by redirect, as this server requires it of every client.
+    // No PKCE: a confidential client may leave it out (it goes on to consent); a public client may not.
     const withoutPKCE = new URLSearchParams(query)
     withoutPKCE.delete('code_challenge')
     withoutPKCE.delete('code_challenge_method')
+    const confidential = await call(`/api/auth/oauth2/authorize?${withoutPKCE}`, { cookie })
+    expect(new URL(confidential.headers.get('location') ?? '', server.url).pathname).toBe('/consent')
+    const spa = await call('/api/auth/oauth2/register', { json: { ...metadata, token_endpoint_auth_method: 'none' }, cookie })
+    expect(spa.status).toBe(201)
+    withoutPKCE.set('client_id', ((await spa.json()) as { client_id: string }).client_id)
     const refused = await call(`/api/auth/oauth2/authorize?${withoutPKCE}`, { cookie })
-    expect(new URL(refused.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request')
+    const error = new URL(refused.headers.get('location') ?? '').searchParams
+    expect([error.get('error'), error.get('error_description')]).toEqual(['invalid_request', 'code_challenge is required'])
 
     // Signed out: the app's login page, with the request.
     const toLogin = await call(`/api/auth/oauth2/authorize?${query}`)

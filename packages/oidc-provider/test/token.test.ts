@@ -1,8 +1,10 @@
 /**
  * POST /oauth2/token with the authorization_code grant: client
- * authentication by each method, the code's binding to client, redirect URI
- * and PKCE verifier, single use with replay revocation, the reply's fields
- * and headers, and the ID Token's claims.
+ * authentication by each method (either secret method by default, the
+ * registered one under strictClientAuthMethod, also at revoke and
+ * introspect), PKCE by client kind, the code's binding to client, redirect
+ * URI and PKCE verifier, single use with replay revocation, the reply's
+ * fields and headers, and the ID Token's claims.
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -14,9 +16,12 @@ import {
   expectOneWinner,
   ISSUER,
   newUser,
+  offlineTokens,
+  pkce,
   postForm,
   providerAuth,
   redeem,
+  type TestClient,
   tokenRequest,
   tokenRows,
   userinfo,
@@ -29,6 +34,18 @@ async function setup(options: Parameters<typeof providerAuth>[0] = {}, settings:
   const client = await createClient(auth, settings)
   return { auth, user, client }
 }
+
+/** The authorization_code form for an issued code, without client authentication. */
+function codeGrant(issued: { code: string; verifier: string }): Record<string, string> {
+  return { grant_type: 'authorization_code', code: issued.code, redirect_uri: CALLBACK, code_verifier: issued.verifier }
+}
+
+/** The client's credentials in the form body (client_secret_post), whatever method it registered. */
+function inBody(client: TestClient): Record<string, string> {
+  return { client_id: client.clientId, client_secret: client.clientSecret ?? '' }
+}
+
+const basicOf = (client: TestClient) => ({ authorization: basic(client.clientId, client.clientSecret ?? '') })
 
 describe('authorization_code', () => {
   it('answers tokens with no-store headers, an ID Token with every claim, and stores only digests', async () => {
@@ -233,32 +250,58 @@ describe('client authentication', () => {
     expect(reply.body.error).toBe('invalid_client')
   })
 
-  it('each client uses the method it registered: post for a post client, basic for a basic client', async () => {
-    const { auth, user, client } = await setup({}, { tokenEndpointAuthMethod: 'client_secret_post' })
-    const a = await authorizeCode(auth, user, client)
-    const viaBasic = await redeem(auth, client, a.code, a.verifier)
-    expect(viaBasic.status).toBe(401)
-    const viaPost = await postForm(auth, '/oauth2/token', {
-      grant_type: 'authorization_code',
-      code: a.code,
-      redirect_uri: CALLBACK,
-      code_verifier: a.verifier,
-      client_id: client.clientId,
-      client_secret: client.clientSecret ?? '',
-    })
+  it('by default a confidential client sends its secret either way, whatever method it registered (RFC 6749 §2.3.1)', async () => {
+    const { auth, user, client: basicClient } = await setup()
+    const a = await authorizeCode(auth, user, basicClient)
+    const postForBasic = await postForm(auth, '/oauth2/token', { ...codeGrant(a), ...inBody(basicClient) })
+    expect(postForBasic.status).toBe(200)
+
+    const postClient = await createClient(auth, { tokenEndpointAuthMethod: 'client_secret_post' })
+    const b = await authorizeCode(auth, user, postClient)
+    const basicForPost = await postForm(auth, '/oauth2/token', codeGrant(b), basicOf(postClient))
+    expect(basicForPost.status).toBe(200)
+    // Still the client's own secret: another secret sent the other way is refused.
+    const c = await authorizeCode(auth, user, basicClient)
+    const wrong = await postForm(auth, '/oauth2/token', { ...codeGrant(c), client_id: basicClient.clientId, client_secret: postClient.clientSecret ?? '' })
+    expect(wrong.status).toBe(401)
+    expect(wrong.body.error).toBe('invalid_client')
+  })
+
+  it('revoke and introspect take either method the same way', async () => {
+    const auth = providerAuth()
+    const client = await createClient(auth)
+    const { tokens } = await offlineTokens(auth, client)
+    const introspected = await postForm(auth, '/oauth2/introspect', { token: tokens.access_token, ...inBody(client) })
+    expect(introspected.status).toBe(200)
+    expect(introspected.body).toMatchObject({ active: true, client_id: client.clientId })
+    const revoked = await postForm(auth, '/oauth2/revoke', { token: tokens.refresh_token, ...inBody(client) })
+    expect(revoked.status).toBe(200)
+    expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
+  })
+
+  it('strictClientAuthMethod: a stored client must use the method it registered, at token, revoke and introspect', async () => {
+    const { auth, user, client: basicClient } = await setup({ strictClientAuthMethod: true })
+    const a = await authorizeCode(auth, user, basicClient)
+    const postForBasic = await postForm(auth, '/oauth2/token', { ...codeGrant(a), ...inBody(basicClient) })
+    expect(postForBasic.status).toBe(401)
+    expect(postForBasic.body).toEqual({ error: 'invalid_client', error_description: 'This client authenticates with client_secret_basic' })
+    expect(postForBasic.headers.get('www-authenticate')).toBeNull()
+    // A refused client does not burn the code: the registered method still redeems it.
+    expect((await postForm(auth, '/oauth2/token', codeGrant(a), basicOf(basicClient))).status).toBe(200)
+
+    const postClient = await createClient(auth, { tokenEndpointAuthMethod: 'client_secret_post' })
+    const b = await authorizeCode(auth, user, postClient)
+    const basicForPost = await postForm(auth, '/oauth2/token', codeGrant(b), basicOf(postClient))
+    expect(basicForPost.status).toBe(401)
+    expect(basicForPost.body.error_description).toBe('This client authenticates with client_secret_post')
+    expect(basicForPost.headers.get('www-authenticate')).toMatch(/^Basic /)
+    const viaPost = await postForm(auth, '/oauth2/token', { ...codeGrant(b), ...inBody(postClient) })
     expect(viaPost.status).toBe(200)
 
-    const basicClient = await createClient(auth)
-    const b = await authorizeCode(auth, user, basicClient)
-    const postForBasic = await postForm(auth, '/oauth2/token', {
-      grant_type: 'authorization_code',
-      code: b.code,
-      redirect_uri: CALLBACK,
-      code_verifier: b.verifier,
-      client_id: basicClient.clientId,
-      client_secret: basicClient.clientSecret ?? '',
-    })
-    expect(postForBasic.status).toBe(401)
+    const token = String(viaPost.body.access_token)
+    expect((await postForm(auth, '/oauth2/introspect', { token }, basicOf(postClient))).status).toBe(401)
+    expect((await postForm(auth, '/oauth2/revoke', { token }, basicOf(postClient))).status).toBe(401)
+    expect((await postForm(auth, '/oauth2/introspect', { token, ...inBody(postClient) })).body.active).toBe(true)
   })
 
   it('Basic and a body secret together are invalid_request', async () => {
@@ -272,7 +315,7 @@ describe('client authentication', () => {
     expect(reply.body.error).toBe('invalid_request')
   })
 
-  it('a public client authenticates with none and its PKCE verifier; a secret it does not have is refused', async () => {
+  it('a public client authenticates with none and its PKCE verifier; a secret it does not have is refused either way', async () => {
     const { auth, user } = await setup()
     const spa = await createClient(auth, { type: 'public' })
     expect(spa.clientSecret).toBeUndefined()
@@ -286,13 +329,22 @@ describe('client authentication', () => {
       client_secret: 'made-up',
     })
     expect(withSecret.status).toBe(401)
+    expect(withSecret.body.error_description).toBe('This client does not use a secret')
+    const withBasic = await postForm(auth, '/oauth2/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, code_verifier: verifier }, {
+      authorization: basic(spa.clientId, 'made-up'),
+    })
+    expect(withBasic.status).toBe(401)
+    expect(withBasic.body.error_description).toBe('This client does not use a secret')
     const reply = await redeem(auth, spa, code, verifier)
     expect(reply.status).toBe(200)
   })
 
-  it('a trusted client authenticates with its configured secret by Basic or post', async () => {
+  it.each([false, true])('a trusted client authenticates with its configured secret by Basic or post (strictClientAuthMethod: %s)', async (strict) => {
     const secret = 't'.repeat(40)
-    const auth = providerAuth({ trustedClients: [{ clientId: 'console', clientSecret: secret, name: 'Console', redirectURLs: [CALLBACK], type: 'web', skipConsent: true }] })
+    const auth = providerAuth({
+      strictClientAuthMethod: strict,
+      trustedClients: [{ clientId: 'console', clientSecret: secret, name: 'Console', redirectURLs: [CALLBACK], type: 'web', skipConsent: true }],
+    })
     const user = await newUser(auth)
     const client = { clientId: 'console', clientSecret: secret }
     const a = await authorizeCode(auth, user, client)
@@ -309,5 +361,31 @@ describe('client authentication', () => {
     const { code, verifier } = await authorizeCode(auth, user, client)
     await auth.api.oauth2UpdateClient({ body: { clientId: client.clientId, update: { disabled: true } } })
     expect((await redeem(auth, client, code, verifier)).status).toBe(401)
+  })
+})
+
+describe('PKCE', () => {
+  const noChallenge = { code_challenge: undefined, code_challenge_method: undefined }
+
+  it('by default a confidential client may leave it out; a verifier for a code issued without a challenge is refused (RFC 9700 §4.8.2)', async () => {
+    const { auth, user, client } = await setup()
+    const a = await authorizeCode(auth, user, client, noChallenge)
+    expect(await redeem(auth, client, a.code, pkce().verifier)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'code_verifier does not match the code challenge' },
+    })
+    const b = await authorizeCode(auth, user, client, noChallenge)
+    const reply = await tokenRequest(auth, client, { grant_type: 'authorization_code', code: b.code, redirect_uri: CALLBACK })
+    expect(reply.status).toBe(200)
+    expect(reply.body.id_token).toEqual(expect.any(String))
+  })
+
+  it('a confidential client that sent a challenge is held to it: no downgrade at the token endpoint', async () => {
+    const { auth, user, client } = await setup()
+    const a = await authorizeCode(auth, user, client)
+    const without = await tokenRequest(auth, client, { grant_type: 'authorization_code', code: a.code, redirect_uri: CALLBACK })
+    expect(without.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code challenge' })
+    const b = await authorizeCode(auth, user, client)
+    expect((await redeem(auth, client, b.code, b.verifier)).status).toBe(200)
   })
 })

@@ -2,10 +2,14 @@
  * @module
  * Clients: the configured trusted ones and the stored ones, seen through one
  * shape (`OAuthClient`), and client authentication at the token, revoke and
- * introspect endpoints (RFC 6749 §2.3). Each stored client authenticates
- * with the method it registered; a confidential client without a valid
- * secret is refused with 401, and with `WWW-Authenticate: Basic` when it
- * tried Basic (RFC 6749 §5.2).
+ * introspect endpoints (RFC 6749 §2.3). A confidential client presents its
+ * secret in a Basic header or in the form body, whatever method it
+ * registered (RFC 6749 §2.3.1 lets the server take both, and relying-party
+ * libraries differ in which one they send), or only by the registered one
+ * under `strictClientAuthMethod` (docs/oidc-provider.md#client-authentication).
+ * A public client never presents a secret. A confidential client without a
+ * valid secret is refused with 401, and with `WWW-Authenticate: Basic` when
+ * it tried Basic (RFC 6749 §5.2).
  */
 import type { Row, Store } from '@gatehouse/core'
 import { OAuthError, OidcErrors } from '../errors.js'
@@ -165,8 +169,9 @@ function invalidClient(basicTried: boolean, message?: string): OAuthError {
 /**
  * Authenticates the calling client. A public client (method `none`) names
  * itself with `client_id` and presents no secret; a confidential one must
- * present its secret by the method it registered (trusted clients may use
- * either secret method).
+ * present its secret, by either secret method unless
+ * `strictClientAuthMethod` holds it to the one it registered (trusted
+ * clients registered none, so they may use either).
  *
  * @example
  * const client = await authenticateClient(db, options, ctx.headers, body) // throws 401 invalid_client
@@ -191,7 +196,8 @@ export async function authenticateClient(
     return client
   }
   if (credentials.clientSecret === undefined) throw invalidClient(basicTried, 'Client authentication is required')
-  if (!client.trusted && credentials.method !== client.tokenEndpointAuthMethod) {
+  // Either secret method carries the same secret, so accepting both costs nothing; the strict option is for policy.
+  if (options.strictClientAuthMethod && !client.trusted && credentials.method !== client.tokenEndpointAuthMethod) {
     throw invalidClient(basicTried, `This client authenticates with ${client.tokenEndpointAuthMethod}`)
   }
   if (!(await secretMatches(db, options, client, credentials.clientSecret))) throw invalidClient(basicTried)
