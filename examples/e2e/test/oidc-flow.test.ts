@@ -7,7 +7,8 @@
  * to the relying party, which redeems the code (PKCE S256, client_secret_basic)
  * and shows who signed in from the ID Token. A newcomer creates an account
  * from the login page, continues, and denies: the relying party hears
- * access_denied. The client is registered the way
+ * access_denied. The profile's "Connected apps" lists the client, and Revoke
+ * ends its grant (the next authorization asks for consent again). The client is registered the way
  * the example allows: POST /oauth2/register with a signed-in user's session.
  * A failing step leaves a screenshot in examples/e2e/screenshots/.
  */
@@ -189,6 +190,19 @@ describe.skipIf(missing !== null)(`OIDC in the browser${missing ? ` (skipped: ${
       }
       await page.getByText(`sub: ${session.user.id}`).waitFor()
       await page.getByText('email: ada@example.com').waitFor()
+    })
+    await step(page, 'oidc-connected-apps-revoke', async () => {
+      // The profile lists the client Ada allowed; Revoke ends its grant, so the next authorization asks again.
+      await page.goto(`${server.url}/profile`)
+      const apps = page.locator('section', { has: page.getByRole('heading', { name: 'Connected apps' }) })
+      await apps.getByText(CLIENT_NAME).waitFor()
+      await apps.getByText('See your email address').waitFor()
+      await apps.getByRole('button', { name: `Revoke ${CLIENT_NAME}` }).click()
+      await apps.getByText('No application has access to your account.').waitFor()
+      await page.goto(rp.url)
+      await page.getByRole('link', { name: 'Sign in with Gatehouse' }).click()
+      await page.waitForURL((url) => url.href.startsWith(`${server.url}/consent`))
+      await page.getByRole('heading', { name: `${CLIENT_NAME} wants to access your account` }).waitFor()
     })
 
     // A newcomer: creates an account from the login page, continues, and denies.

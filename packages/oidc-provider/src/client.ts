@@ -3,7 +3,9 @@
  * `@gatehouse/oidc-provider/client`: the provider's client half for
  * `@gatehouse/react` (docs/oidc-provider.md#the-client-half).
  * `oidcProviderClient()` adds `client.oauth2.consent({ accept })`,
- * `client.oauth2.clientInfo({ id })` and `client.oauth2.register(metadata)`;
+ * `client.oauth2.clientInfo({ id })`, `client.oauth2.register(metadata)`,
+ * and the user's connected apps: `client.oauth2.grants()` and
+ * `client.oauth2.revokeGrant({ clientId })`;
  * `useOAuthClient(client, clientId)` gives a consent page the client's name
  * and icon.
  *
@@ -16,7 +18,7 @@ import type { oidcProviderEndpoints } from './routes/index.js'
 import { oidcProviderRoutes, type OidcProviderRoutes } from './client/routes.js'
 
 export { useOAuthClient, type ClientWithOAuthInfo } from './client/use-oauth-client.js'
-export type { PublicClient } from './client/routes.js'
+export type { ConnectedApp, PublicClient } from './client/routes.js'
 
 export type OidcProviderClient = ClientPlugin<
   'oidc-provider',

@@ -2,9 +2,11 @@
  * @module
  * What `oidcProvider(options)` accepts, and the defaults of docs/oidc-provider.md
  * "Options": codes live 600 s, access tokens 3600 s, refresh tokens 7 days,
- * PKCE (S256) required, registration only with a session. Options are
- * resolved once, when the plugin is made; routes read the resolved object at
- * run time.
+ * PKCE (S256) required of public clients (of every client with
+ * `requirePKCE`), either secret method for confidential clients (only the
+ * registered one with `strictClientAuthMethod`), registration only with a
+ * session. Options are resolved once, when the plugin is made; routes read
+ * the resolved object at run time.
  */
 import type { User } from '@gatehouse/core'
 
@@ -66,12 +68,22 @@ export interface OidcProviderOptions {
   readonly scopes?: readonly string[]
   /** Scope used when an authorization request names none. Default "openid". */
   readonly defaultScope?: string
-  /** Require PKCE of every client. Default true; public clients always need it. */
+  /**
+   * Require PKCE of confidential clients too. Default false: public clients
+   * always need it, and a confidential client that sends a challenge is held
+   * to it (docs/oidc-provider.md#pkce).
+   */
   readonly requirePKCE?: boolean
   /** Accept `code_challenge_method=plain`. Default false (S256 only). */
   readonly allowPlainCodeChallengeMethod?: boolean
   /** Let anyone register clients, without a session. Default false. */
   readonly allowDynamicClientRegistration?: boolean
+  /**
+   * Accept from a stored confidential client only the secret method it
+   * registered (`client_secret_basic` or `client_secret_post`). Default false:
+   * either method, as RFC 6749 §2.3.1 allows (docs/oidc-provider.md#client-authentication).
+   */
+  readonly strictClientAuthMethod?: boolean
   readonly trustedClients?: readonly TrustedClient[]
   /** Seconds an authorization code is valid. Default 600. */
   readonly codeExpiresIn?: number
@@ -79,6 +91,13 @@ export interface OidcProviderOptions {
   readonly accessTokenExpiresIn?: number
   /** Seconds a refresh token is valid. Default 604800 (7 days). */
   readonly refreshTokenExpiresIn?: number
+  /**
+   * Seconds a grant's refresh tokens may be used, counted from the
+   * authorization the user gave (docs/oidc-provider.md#refresh-token-rotation).
+   * Rotation never extends it: after it the client sends the user to
+   * authorize again. Default 2592000 (30 days).
+   */
+  readonly refreshTokenMaxAge?: number
   readonly signing?: {
     /** Algorithm of ID Tokens. Default RS256. */
     readonly algorithm?: SigningAlgorithm
@@ -106,10 +125,12 @@ export interface ResolvedOidcOptions {
   readonly requirePKCE: boolean
   readonly allowPlainCodeChallengeMethod: boolean
   readonly allowDynamicClientRegistration: boolean
+  readonly strictClientAuthMethod: boolean
   readonly trustedClients: readonly TrustedClient[]
   readonly codeExpiresIn: number
   readonly accessTokenExpiresIn: number
   readonly refreshTokenExpiresIn: number
+  readonly refreshTokenMaxAge: number
   readonly signing: {
     readonly algorithm: SigningAlgorithm
     readonly additionalAlgorithms: readonly SigningAlgorithm[]
@@ -123,6 +144,8 @@ export const STANDARD_SCOPES = ['openid', 'profile', 'email', 'offline_access'] 
 export const DEFAULT_CODE_EXPIRES_IN = 600
 export const DEFAULT_ACCESS_TOKEN_EXPIRES_IN = 3600
 export const DEFAULT_REFRESH_TOKEN_EXPIRES_IN = 604_800
+/** Thirty days: the absolute lifetime of a grant's refresh tokens. */
+export const DEFAULT_REFRESH_TOKEN_MAX_AGE = 2_592_000
 /** Max age of the login-prompt and consent cookies, in seconds. */
 export const PENDING_REQUEST_MAX_AGE = 600
 /** Thirty days: keys older than this are replaced, their public halves kept until their tokens expire. */
@@ -139,13 +162,15 @@ export function resolveOidcOptions(options: OidcProviderOptions): ResolvedOidcOp
     consentPage: options.consentPage,
     scopes: [...STANDARD_SCOPES, ...new Set(extras)],
     defaultScope: options.defaultScope ?? 'openid',
-    requirePKCE: options.requirePKCE ?? true,
+    requirePKCE: options.requirePKCE ?? false,
     allowPlainCodeChallengeMethod: options.allowPlainCodeChallengeMethod ?? false,
     allowDynamicClientRegistration: options.allowDynamicClientRegistration ?? false,
+    strictClientAuthMethod: options.strictClientAuthMethod ?? false,
     trustedClients: options.trustedClients ?? [],
     codeExpiresIn: options.codeExpiresIn ?? DEFAULT_CODE_EXPIRES_IN,
     accessTokenExpiresIn: options.accessTokenExpiresIn ?? DEFAULT_ACCESS_TOKEN_EXPIRES_IN,
     refreshTokenExpiresIn: options.refreshTokenExpiresIn ?? DEFAULT_REFRESH_TOKEN_EXPIRES_IN,
+    refreshTokenMaxAge: options.refreshTokenMaxAge ?? DEFAULT_REFRESH_TOKEN_MAX_AGE,
     signing: {
       algorithm: options.signing?.algorithm ?? 'RS256',
       additionalAlgorithms: options.signing?.additionalAlgorithms ?? [],

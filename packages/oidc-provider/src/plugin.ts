@@ -3,14 +3,16 @@
  * `oidcProvider(options)`: the plugin object (docs/oidc-provider.md). It adds
  * the client, token, consent and signing-key tables, the OAuth/OpenID
  * routes, the after-hook that resumes an authorization once the user has
- * signed in, and rate limits on the endpoints a client could hammer.
+ * signed in, the end of a user's grants when core revokes their credentials,
+ * and rate limits on the endpoints a client could hammer.
  */
-import { definePlugin } from '@gatehouse/core'
+import { definePlugin, type CredentialsRevoked } from '@gatehouse/core'
 import { tokenCleanup } from './cleanup.js'
 import { OidcErrors } from './errors.js'
 import { resolveOidcOptions, type OidcProviderOptions } from './options.js'
 import { oidcProviderEndpoints } from './routes/index.js'
 import { oidcProviderSchema } from './schema.js'
+import { endGrants } from './services/end-grants.js'
 import { resumeAfterSignIn } from './services/resume-after-sign-in.js'
 
 /**
@@ -34,6 +36,8 @@ export function oidcProvider(options: OidcProviderOptions) {
     errors: OidcErrors,
     hooks: { after: [resumeAfterSignIn(resolved)] },
     cleanup: tokenCleanup,
+    // Typed by core's event, so the plugin's inferred type names no module of this package.
+    onCredentialsRevoked: (event: CredentialsRevoked) => endGrants(event),
     rateLimit: [
       // Relying parties redeem codes from one server address: generous, yet a bound on code and secret guessing.
       { pathMatcher: (path: string) => path === '/oauth2/token', window: 60, max: 120 },

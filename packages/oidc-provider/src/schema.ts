@@ -58,6 +58,8 @@ export const oidcProviderSchema = {
       rotatedAt: { type: 'date', required: false },
       /** When the user signed in for the grant: the ID Token's auth_time, kept for refreshed ID Tokens. */
       authTime: { type: 'date', required: false },
+      /** When the user authorized the grant: refresh tokens of the family end `refreshTokenMaxAge` after it. */
+      grantedAt: { type: 'date', required: false },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
     },

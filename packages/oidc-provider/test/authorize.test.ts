@@ -156,12 +156,11 @@ describe('errors redirected to the client with state and iss', () => {
     ['missing response_type', { response_type: undefined }, 'invalid_request'],
     ['response_type token', { response_type: 'token' }, 'unsupported_response_type'],
     ['an unknown scope', { scope: 'openid admin' }, 'invalid_scope'],
-    ['no PKCE challenge', { code_challenge: undefined, code_challenge_method: undefined }, 'invalid_request'],
     ['the plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['a PKCE challenge without method (plain by default)', { code_challenge_method: undefined }, 'invalid_request'],
     ['a malformed challenge', { code_challenge: 'short' }, 'invalid_request'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
-    ['a request_uri', { request_uri: 'https://rp.example.com/request.jwt' }, 'request_not_supported'],
+    ['a request_uri', { request_uri: 'https://rp.example.com/request.jwt' }, 'request_uri_not_supported'],
     ['an unknown prompt', { prompt: 'maybe' }, 'invalid_request'],
     ['prompt=none with login', { prompt: 'none login' }, 'invalid_request'],
     ['a negative max_age', { max_age: '-1' }, 'invalid_request'],
@@ -182,8 +181,8 @@ describe('errors redirected to the client with state and iss', () => {
     expect((await errorOf(auth, query, user.cookie)).get('error')).toBe('invalid_request')
   })
 
-  it('configured extra scopes are accepted; plain PKCE when allowed; no PKCE when not required for a confidential client', async () => {
-    const { auth, user, client } = await setup({ scopes: ['notes:read'], allowPlainCodeChallengeMethod: true, requirePKCE: false })
+  it('configured extra scopes are accepted; plain PKCE when allowed; a confidential client may leave PKCE out by default', async () => {
+    const { auth, user, client } = await setup({ scopes: ['notes:read'], allowPlainCodeChallengeMethod: true })
     await auth.api.oauth2CreateClient({ body: { name: 'x', redirectURLs: [CALLBACK] } })
     const plain = 'a'.repeat(43)
     const first = await getAuthorize(auth, authorizeQuery(client, { scope: 'openid notes:read', code_challenge: plain, code_challenge_method: 'plain' }).query, user.cookie)
@@ -193,11 +192,18 @@ describe('errors redirected to the client with state and iss', () => {
     expect(location(none).href.startsWith(CONSENT_PAGE)).toBe(true)
   })
 
-  it('a public client needs PKCE even when it is not required', async () => {
-    const { auth, user } = await setup({ requirePKCE: false })
+  it('a public client always needs PKCE (RFC 9700 §2.1.1); requirePKCE: true asks it of confidential clients too', async () => {
+    const noChallenge = { code_challenge: undefined, code_challenge_method: undefined }
+    const { auth, user } = await setup()
     const spa = await createClient(auth, { type: 'public' })
-    const params = await errorOf(auth, authorizeQuery(spa, { code_challenge: undefined, code_challenge_method: undefined }).query, user.cookie)
+    const params = await errorOf(auth, authorizeQuery(spa, noChallenge).query, user.cookie)
     expect(params.get('error')).toBe('invalid_request')
+    expect(params.get('error_description')).toBe('code_challenge is required')
+
+    const strict = await setup({ requirePKCE: true })
+    const refused = await errorOf(strict.auth, authorizeQuery(strict.client, noChallenge).query, strict.user.cookie)
+    expect(refused.get('error')).toBe('invalid_request')
+    expect(refused.get('error_description')).toBe('code_challenge is required')
   })
 })
 
@@ -356,12 +362,12 @@ describe('POST /oauth2/authorize', () => {
 })
 
 describe('consent detour', () => {
-  it('a first authorization shows the consent page with client_id and scope', async () => {
+  it('a first authorization shows the consent page with client_id, scope and the request\'s consent_id', async () => {
     const { auth, user, client } = await setup()
     const response = await getAuthorize(auth, authorizeQuery(client).query, user.cookie)
     const target = location(response)
     expect(target.origin + target.pathname).toBe(CONSENT_PAGE)
-    expect(Object.fromEntries(target.searchParams)).toEqual({ client_id: client.clientId, scope: 'openid profile email' })
+    expect(Object.fromEntries(target.searchParams)).toEqual({ client_id: client.clientId, scope: 'openid profile email', consent_id: expect.stringMatching(/^[A-Za-z0-9]{16}$/) })
     // The pending code is stored, hashed, under its own purpose.
     const { db } = await auth.$context
     const rows = await db.findMany<{ identifier: string; value: string }>({ model: 'verification' })

@@ -79,7 +79,7 @@ describe('oidc-provider route table', () => {
     const protocol = 'spoken by relying parties (OAuth), or reached by navigation'
     const leftOut = Object.fromEntries(
       Object.entries(endpoints)
-        .filter(([, endpoint]) => !['/oauth2/consent', '/oauth2/client/:id', '/oauth2/register'].includes(endpoint.path))
+        .filter(([, endpoint]) => !['/oauth2/consent', '/oauth2/client/:id', '/oauth2/register', '/oauth2/grants', '/oauth2/grants/revoke'].includes(endpoint.path))
         .map(([name]) => [name, protocol]),
     )
     expectTableMatches(oidcProviderRoutes, endpoints, leftOut)
@@ -87,6 +87,8 @@ describe('oidc-provider route table', () => {
       '/oauth2/consent',
       '/oauth2/client/:id',
       '/oauth2/register',
+      '/oauth2/grants',
+      '/oauth2/grants/revoke',
     ])
   })
 })

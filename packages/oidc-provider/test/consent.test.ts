@@ -150,3 +150,67 @@ describe('POST /oauth2/consent', () => {
     expect(await rows(auth, 'oauthConsent')).toEqual([])
   })
 })
+
+describe('the decision applies to the request the page showed', () => {
+  /** Opens authorize for `client` in a browser holding `cookie`; answers the new cookie and the page's consent_id. */
+  async function openConsentPage(auth: ProviderAuth, cookie: string, client: TestClient, overrides = {}) {
+    const { query, state } = authorizeQuery(client, overrides)
+    const response = await getAuthorize(auth, query, cookie)
+    const page = location(response)
+    expect(page.pathname).toBe('/consent')
+    return { cookie: cookieHeader(response, cookie), consentId: page.searchParams.get('consent_id') ?? '', state }
+  }
+
+  it('a popup authorization of another client cannot take over the user\'s "Allow"', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const trusted = await createClient(auth, { name: 'Notes' })
+    const evil = await createClient(auth, { name: 'Evil', redirectURLs: ['https://evil.example/cb'] })
+    const shown = await openConsentPage(auth, user.cookie, trusted)
+    // Meanwhile a page of the attacker's opens its own authorization (offline_access) in a popup.
+    const popup = await openConsentPage(auth, shown.cookie, evil, { redirect_uri: 'https://evil.example/cb', scope: 'openid offline_access', prompt: 'consent' })
+
+    // The page's own answer without its id is ambiguous now: refused, nothing consumed.
+    const ambiguous = await postConsent(auth, popup.cookie, true)
+    expect(ambiguous.status).toBe(400)
+    expect(ambiguous.body).toEqual({ code: 'CONSENT_ID_REQUIRED', message: 'More than one consent request is pending: send the consentId of the one shown' })
+    expect((await rows(auth, 'oauthConsent')).length).toBe(0)
+
+    // With the id of the request it showed, "Allow" goes to the trusted client only.
+    const allowed = await postConsent(auth, popup.cookie, true, shown.consentId)
+    expect(allowed.status).toBe(200)
+    const back = new URL(String(allowed.body.redirectURI))
+    expect(back.origin + back.pathname).toBe(CALLBACK)
+    expect(back.searchParams.get('state')).toBe(shown.state)
+    expect((await rows(auth, 'oauthConsent')).map((row) => row.clientId)).toEqual([trusted.clientId])
+
+    // The popup's request is still its own: now the only one pending, it can be answered (here: denied).
+    const denied = await postConsent(auth, allowed.cookie, false)
+    expect(new URL(String(denied.body.redirectURI)).searchParams.get('error')).toBe('access_denied')
+    expect(new URL(String(denied.body.redirectURI)).searchParams.get('state')).toBe(popup.state)
+  })
+
+  it('{accept} alone works while one request is pending; answered and expired ones do not count', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const notes = await createClient(auth)
+    const wiki = await createClient(auth, { name: 'Wiki' })
+    const first = await openConsentPage(auth, user.cookie, notes)
+    auth.clock.advance(11 * 60_000)
+    const second = await openConsentPage(auth, first.cookie, wiki)
+    // The first request waited past its ten minutes: the second is the only live one.
+    const answered = await postConsent(auth, second.cookie, true)
+    expect(answered.status).toBe(200)
+    expect(new URL(String(answered.body.redirectURI)).searchParams.get('state')).toBe(second.state)
+  })
+
+  it('an unknown consentId is NO_PENDING_CONSENT', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const notes = await createClient(auth)
+    const page = await openConsentPage(auth, user.cookie, notes)
+    const reply = await postConsent(auth, page.cookie, true, 'not-a-pending-id')
+    expect(reply.status).toBe(400)
+    expect(reply.body.code).toBe('NO_PENDING_CONSENT')
+  })
+})

@@ -49,12 +49,13 @@ export interface TestClient {
   readonly clientSecret: string | undefined
 }
 
-/** A stored client through `api.oauth2CreateClient` (confidential, client_secret_basic, unless told). */
+/** A stored client through `api.oauth2CreateClient` (confidential, client_secret_basic, code and refresh grants, unless told). */
 export async function createClient(
   auth: ProviderAuth,
   settings: Partial<Parameters<ProviderAuth['api']['oauth2CreateClient']>[0]['body']> = {},
 ): Promise<TestClient> {
-  const created = await auth.api.oauth2CreateClient({ body: { name: 'Notes', redirectURLs: [CALLBACK], ...settings } })
+  const body = { name: 'Notes', redirectURLs: [CALLBACK], grantTypes: ['authorization_code', 'refresh_token'], ...settings }
+  const created = await auth.api.oauth2CreateClient({ body })
   return { clientId: created.clientId, clientSecret: created.clientSecret }
 }
 
@@ -99,9 +100,9 @@ export function location(response: Response): URL {
   return new URL(value, BASE)
 }
 
-/** POST /oauth2/consent from a fetch caller; answers `{ redirectURI }` on success. */
-export async function postConsent(auth: ProviderAuth, cookie: string, accept: boolean) {
-  const response = await auth.handler(authed('/api/auth/oauth2/consent', cookie, { json: { accept } }))
+/** POST /oauth2/consent from a fetch caller, for the request `consentId` names (or the only one pending); answers `{ redirectURI }` on success. */
+export async function postConsent(auth: ProviderAuth, cookie: string, accept: boolean, consentId?: string) {
+  const response = await auth.handler(authed('/api/auth/oauth2/consent', cookie, { json: consentId === undefined ? { accept } : { accept, consentId } }))
   return { response, status: response.status, body: (await response.json()) as Record<string, unknown>, cookie: cookieHeader(response, cookie) }
 }
 

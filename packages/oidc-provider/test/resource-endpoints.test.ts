@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { cookieHeader } from '../../core/test/accounts.js'
-import { request } from '../../core/test/helpers.js'
+import { BASE, request } from '../../core/test/helpers.js'
 import {
   authorizeCode,
   basic,
@@ -232,9 +232,36 @@ describe('end-session', () => {
     // The refused requests signed nobody out.
     const { db } = await auth.$context
     expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(1)
-    const withClientId = await endSession(auth, { client_id: client.clientId, post_logout_redirect_uri: 'https://rp.example.com/logged-out' }, user.cookie)
-    expect(withClientId.status).toBe(302)
+  })
+
+  it('without a hint signs nobody out and redirects nowhere: the user confirms on a page, and stays on the provider', async () => {
+    const auth = providerAuth()
+    const { user, client } = await signedInWithIdToken(auth)
+    const { db } = await auth.$context
+    const asked = await endSession(auth, { client_id: client.clientId, post_logout_redirect_uri: 'https://rp.example.com/logged-out', state: 's' }, user.cookie)
+    expect(asked.status).toBe(200)
+    expect(asked.headers.get('content-type')).toContain('text/html')
+    expect(asked.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    const page = await asked.text()
+    expect(page).toContain(`<form method="post" action="${BASE}/api/auth/oauth2/end-session">`)
+    expect(page).toContain(user.email)
+    expect(page).not.toContain('rp.example.com')
+    expect(asked.headers.getSetCookie()).toEqual([])
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(1)
+
+    // Another site cannot press the button.
+    const forged = await auth.handler(request('/api/auth/oauth2/end-session', { method: 'POST', headers: { cookie: user.cookie, origin: 'https://evil.example' } }))
+    expect(forged.status).toBe(403)
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(1)
+
+    const confirmed = await auth.handler(request('/api/auth/oauth2/end-session', { method: 'POST', headers: { cookie: user.cookie, origin: BASE } }))
+    expect(confirmed.status).toBe(303)
+    expect(confirmed.headers.get('location')).toBe('/')
     expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(0)
+
+    // Signed out already: nothing to ask.
+    const none = await endSession(auth, { client_id: client.clientId })
+    expect(await none.json()).toEqual({ success: true })
   })
 
   it("a hint about another user leaves the signed-in user's session alone", async () => {

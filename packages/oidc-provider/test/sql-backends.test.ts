@@ -9,6 +9,8 @@
  */
 import { runMigrations } from '@gatehouse/core'
 import { describe, expect, it } from 'vitest'
+import { authed } from '../../core/test/accounts.js'
+import { BASE, request } from '../../core/test/helpers.js'
 import { backendDialects } from '../../core/test/kysely-backends.js'
 import {
   authorizeCode,
@@ -67,6 +69,56 @@ for (const { dialect, enabled } of backendDialects) {
       const winner = expectOneWinner(replies)
       expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
       expect((await userinfo(auth, winner.body.access_token)).status).toBe(401)
+    })
+
+    it('a password reset ends every token of the user; refreshes racing sign-out everywhere leave none alive', async () => {
+      const auth = ready()
+      const client = await createClient(auth)
+      const first = await offlineTokens(auth, client)
+      const { db } = await auth.$context
+      await db.update({ model: 'user', where: { field: 'id', value: first.user.id }, update: { emailVerified: true } })
+      await auth.handler(request('/api/auth/request-password-reset', { json: { email: first.user.email }, headers: { origin: BASE } }))
+      const token = auth.mailbox.last('reset-password')?.token ?? ''
+      expect((await auth.handler(request('/api/auth/reset-password', { json: { newPassword: 'a brand new passphrase', token }, headers: { origin: BASE } }))).status).toBe(200)
+      expect((await refreshGrant(auth, client, first.tokens.refresh_token)).body.error).toBe('invalid_grant')
+      expect((await userinfo(auth, first.tokens.access_token)).status).toBe(401)
+
+      // Five grants of one user, each refreshed while the user signs out everywhere.
+      const user = await newUser(auth)
+      const families = []
+      for (let grant = 0; grant < 5; grant++) {
+        const { code, verifier } = await authorizeCode(auth, user, client, { scope: 'openid offline_access', prompt: 'consent' })
+        families.push((await redeem(auth, client, code, verifier)).body as { refresh_token: string })
+      }
+      const [revoked, ...refreshes] = await Promise.all([
+        auth.handler(authed('/api/auth/revoke-sessions', user.cookie, { method: 'POST' })),
+        ...families.map((family) => refreshGrant(auth, client, family.refresh_token)),
+      ])
+      expect(revoked?.status).toBe(200)
+      const rows = await tokenRows(auth, client.clientId)
+      expect(rows.filter((row) => row.userId === user.id)).toEqual([])
+      for (const reply of refreshes) if (reply.status === 200) expect((await userinfo(auth, reply.body.access_token)).status).toBe(401)
+    })
+
+    it('grants: listed and revoked per client; refresh tokens stop at refreshTokenMaxAge', async () => {
+      const auth = ready()
+      const client = await createClient(auth)
+      const { user, tokens } = await offlineTokens(auth, client)
+      const listed = (await (await auth.handler(authed('/api/auth/oauth2/grants', user.cookie))).json()) as Array<{ clientId: string; scopes: string[] }>
+      expect(listed).toEqual([expect.objectContaining({ clientId: client.clientId, scopes: expect.arrayContaining(['offline_access']) })])
+      expect((await auth.handler(authed('/api/auth/oauth2/grants/revoke', user.cookie, { json: { clientId: client.clientId } }))).status).toBe(200)
+      expect((await tokenRows(auth, client.clientId)).filter((row) => row.userId === user.id)).toEqual([])
+      expect((await refreshGrant(auth, client, tokens.refresh_token)).body.error).toBe('invalid_grant')
+
+      let current = (await offlineTokens(auth, client)).tokens.refresh_token
+      for (let week = 0; week < 4; week++) {
+        auth.clock.advance(7 * 86_400_000 - 60_000)
+        const reply = await refreshGrant(auth, client, current)
+        expect(reply.status).toBe(200)
+        current = reply.body.refresh_token
+      }
+      auth.clock.advance(3 * 86_400_000)
+      expect((await refreshGrant(auth, client, current)).body.error).toBe('invalid_grant')
     })
 
     it('a sequential replay of a code revokes what it produced', async () => {

@@ -1,11 +1,12 @@
 /**
  * The signed-in user's own account: profile (name, email, password,
- * linked accounts, deletion) and the list of sessions with revocation.
+ * linked accounts, connected apps, deletion) and the list of sessions with revocation.
  */
 import { useEffect, useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
 import { navigate } from '../router.js'
+import { ConnectedApps } from './oidc-pages.js'
 import { LinkedAccounts } from './social.js'
 
 export function ProfilePage({ session }: { session: SessionData }) {
@@ -85,6 +86,8 @@ export function ProfilePage({ session }: { session: SessionData }) {
       </form>
 
       <LinkedAccounts />
+
+      <ConnectedApps />
 
       <form
         aria-labelledby="profile-delete"

@@ -4,8 +4,11 @@
  * `/consent`, where the user allows or denies a client the scopes it asked
  * for. Both end by leaving the app: back to the server's authorize endpoint,
  * or on to the client's redirect URI with a code (or `access_denied`).
+ * `ConnectedApps`, on the profile, lists the applications holding a grant of
+ * the user and ends one (docs/oidc-provider.md#connected-apps).
  */
-import { useOAuthClient } from '@gatehouse/oidc-provider/client'
+import { useOAuthClient, type ConnectedApp } from '@gatehouse/oidc-provider/client'
+import { useEffect, useState } from 'react'
 import { isTwoFactorRedirect } from '@gatehouse/two-factor/client'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
@@ -112,10 +115,12 @@ export function ConsentPage({ session, query }: { session: SessionData | null; q
     )
   }
   const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean)
-  return <ConsentForm clientId={clientId} scopes={scopes} email={session.user.email} />
+  // The request this page shows: the answer applies to it, not to one another page started meanwhile.
+  const consentId = query.get('consent_id') ?? undefined
+  return <ConsentForm clientId={clientId} scopes={scopes} email={session.user.email} consentId={consentId} />
 }
 
-function ConsentForm({ clientId, scopes, email }: { clientId: string; scopes: readonly string[]; email: string }) {
+function ConsentForm({ clientId, scopes, email, consentId }: { clientId: string; scopes: readonly string[]; email: string; consentId: string | undefined }) {
   const { data: info, error, isPending } = useOAuthClient(client, clientId)
   const action = useAction()
   if (isPending) return <p>Loading…</p>
@@ -130,7 +135,7 @@ function ConsentForm({ clientId, scopes, email }: { clientId: string; scopes: re
   const decide = (accept: boolean) =>
     void action.run(
       async () => {
-        const result = await client.oauth2.consent({ accept })
+        const result = await client.oauth2.consent(consentId === undefined ? { accept } : { accept, consentId })
         // The request was answered already (another tab) or waited past its ten minutes: say what to do.
         if (result.error?.code === 'NO_PENDING_CONSENT') {
           return { data: null, error: { ...result.error, message: 'This request has expired. Go back to the application and start again.' } }
@@ -164,6 +169,44 @@ function ConsentForm({ clientId, scopes, email }: { clientId: string; scopes: re
         </button>
       </p>
       <Status action={action} />
+    </section>
+  )
+}
+
+/** The profile's "Connected apps": every client holding a grant of the user, each with a Revoke button. */
+export function ConnectedApps() {
+  const [apps, setApps] = useState<readonly ConnectedApp[] | null>(null)
+  const load = useAction()
+  const revoke = useAction()
+  const refresh = () => load.run(() => client.oauth2.grants(), (result) => setApps(result.data ?? null))
+  useEffect(() => {
+    void refresh()
+  }, [])
+  return (
+    <section aria-labelledby="profile-apps">
+      <h2 id="profile-apps">Connected apps</h2>
+      <Status action={load} />
+      {apps && apps.length === 0 ? <p className="muted">No application has access to your account.</p> : null}
+      <ul className="cards">
+        {(apps ?? []).map((app) => (
+          <li key={app.clientId}>
+            {app.icon ? <img src={app.icon} alt="" width={24} height={24} /> : null} <strong>{app.name}</strong>{' '}
+            <span className="muted">
+              {app.scopes.map((scope) => SCOPE_WORDS[scope] ?? scope).join('; ')} · since {app.grantedAt.toLocaleDateString()}
+              {app.lastUsedAt ? ` · last used ${app.lastUsedAt.toLocaleDateString()}` : ''}
+            </span>{' '}
+            <button
+              type="button"
+              disabled={revoke.pending}
+              aria-label={`Revoke ${app.name}`}
+              onClick={() => void revoke.run(() => client.oauth2.revokeGrant({ clientId: app.clientId }), refresh, `${app.name} no longer has access.`)}
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      <Status action={revoke} />
     </section>
   )
 }

@@ -1,15 +1,15 @@
 /**
  * @module
  * The provider routes a browser calls, as `client.oauth2.<name>`: the consent
- * decision, the public face of a client (for the consent page) and dynamic
- * registration. The protocol routes (authorize, token, userinfo, ...) are
+ * decision, the public face of a client (for the consent page), dynamic
+ * registration, and the user's connected apps (grants, revokeGrant). The protocol routes (authorize, token, userinfo, ...) are
  * not here: a relying party speaks OAuth to them with its own library, and
  * the browser reaches authorize by navigation, never by fetch. A test
  * compares the table with the server's endpoints.
  */
 import * as z from 'zod/mini'
 import type { RouteTable } from '@gatehouse/react'
-import { consentShape, publicClientShape, registeredClientShape } from './shapes.js'
+import { consentShape, grantShape, publicClientShape, registeredClientShape, statusShape } from './shapes.js'
 
 export const oidcProviderRoutes = {
   oauth2: {
@@ -23,6 +23,9 @@ export const oidcProviderRoutes = {
       output: publicClientShape,
     },
     register: { endpoint: 'oauth2Register', method: 'POST', path: '/oauth2/register', output: registeredClientShape },
+    // The account page's "Connected apps": the user's grants, and ending one.
+    grants: { endpoint: 'oauth2ListGrants', method: 'GET', path: '/oauth2/grants', output: z.array(grantShape) },
+    revokeGrant: { endpoint: 'oauth2RevokeGrant', method: 'POST', path: '/oauth2/grants/revoke', output: statusShape },
   },
 } as const satisfies RouteTable
 
@@ -30,3 +33,6 @@ export type OidcProviderRoutes = typeof oidcProviderRoutes
 
 /** The public client answer as the hook holds it. */
 export type PublicClient = z.infer<typeof publicClientShape>
+
+/** One of the user's connected apps, as `client.oauth2.grants()` answers it. */
+export type ConnectedApp = z.infer<typeof grantShape>

@@ -7,6 +7,7 @@
  * schemas.
  */
 import * as z from 'zod/mini'
+import { isoDate } from '@gatehouse/react/client'
 
 /** GET /oauth2/client/:id: the public face of a client, for the consent page. */
 export const publicClientShape = z.looseObject({
@@ -14,6 +15,19 @@ export const publicClientShape = z.looseObject({
   name: z.string(),
   icon: z.nullable(z.string()),
 })
+
+/** GET /oauth2/grants: one entry per connected app (docs/oidc-provider.md#connected-apps). */
+export const grantShape = z.looseObject({
+  clientId: z.string(),
+  name: z.string(),
+  icon: z.nullable(z.string()),
+  scopes: z.array(z.string()),
+  grantedAt: isoDate,
+  lastUsedAt: z.nullable(isoDate),
+})
+
+/** POST /oauth2/grants/revoke. */
+export const statusShape = z.looseObject({ status: z.boolean() })
 
 /** POST /oauth2/consent from fetch: where the browser goes next (the client's redirect URI with a code, or access_denied). */
 export const consentShape = z.looseObject({

@@ -10,7 +10,7 @@
  * POST form comes from the relying party's origin, so the origin check is
  * off: the request changes nothing a GET by navigation could not.
  */
-import { defineEndpoint, errorPageResponse, optionalSessionMiddleware } from '@gatehouse/core'
+import { defineEndpoint, errorPageResponse, optionalSensitiveSessionMiddleware } from '@gatehouse/core'
 import { OAuthError } from '../errors.js'
 import type { ResolvedOidcOptions } from '../options.js'
 import { continueAuthorization } from '../services/authorization.js'
@@ -54,13 +54,14 @@ export function oauth2Authorize(options: ResolvedOidcOptions) {
     path: '/oauth2/authorize',
     query: oauthParams,
     body: oauthParams,
-    use: [optionalSessionMiddleware],
+    // From the store, never the cookie cache: a session revoked elsewhere must not obtain a code.
+    use: [optionalSensitiveSessionMiddleware],
     metadata: { skipOriginCheck: true },
     handler: async (ctx) => {
       // Every answer is about one request and one user: redirects with codes, error pages.
       ctx.responseHeaders.set('cache-control', 'no-store')
       const { session } = ctx
-      const signIn = session ? { userId: session.user.id, signedInAt: session.session.createdAt } : null
+      const signIn = session ? { userId: session.user.id, signedInAt: session.session.createdAt, sessionToken: session.session.token } : null
       const params = ctx.method === 'POST' ? (ctx.body ?? {}) : (ctx.query ?? {})
       try {
         return ctx.redirect(await continueAuthorization(ctx, options, params, signIn))

@@ -8,7 +8,8 @@ import { oauth2Authorize } from './authorize.js'
 import { oauth2ClientInfo } from './client-info.js'
 import { oauth2Consent } from './consent.js'
 import { getOpenIdConfiguration } from './discovery.js'
-import { oauth2EndSession } from './end-session.js'
+import { oauth2EndSession, oauth2EndSessionConfirm } from './end-session.js'
+import { oauth2ListGrants, oauth2RevokeGrant } from './grants.js'
 import { oauth2Introspect } from './introspect.js'
 import { getJwks } from './jwks.js'
 import {
@@ -36,6 +37,9 @@ export function oidcProviderEndpoints(options: ResolvedOidcOptions) {
     oauth2Revoke: oauth2Revoke(options),
     oauth2Introspect: oauth2Introspect(options),
     oauth2EndSession: oauth2EndSession(options),
+    oauth2EndSessionConfirm: oauth2EndSessionConfirm(),
+    oauth2ListGrants: oauth2ListGrants(options),
+    oauth2RevokeGrant: oauth2RevokeGrant(),
     oauth2CreateClient: oauth2CreateClient(options),
     oauth2ListClients: oauth2ListClients(),
     oauth2UpdateClient: oauth2UpdateClient(options),

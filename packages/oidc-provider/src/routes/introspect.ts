@@ -5,13 +5,16 @@
  * cannot authenticate, so they cannot introspect. A client sees its own
  * tokens; a trusted confidential client (a first-party resource server) sees
  * any. Everything else is `{ active: false }` (§2.2), so the endpoint cannot
- * be used to scan for tokens.
+ * be used to scan for tokens; so is a token of a client that has been
+ * disabled, or of a user who was deleted or banned since it was issued: a
+ * resource server must not keep serving them
+ * (docs/oidc-provider.md#grants-end-with-the-accounts-credentials).
  */
-import { defineEndpoint } from '@gatehouse/core'
+import { defineEndpoint, type Row, type Store } from '@gatehouse/core'
 import { OAuthError, OidcErrors } from '../errors.js'
 import { issuer } from '../keys/index.js'
 import type { ResolvedOidcOptions } from '../options.js'
-import { authenticateClient, isConfidential } from '../services/clients.js'
+import { authenticateClient, findClient, isConfidential } from '../services/clients.js'
 import { digest } from '../services/secrets.js'
 import type { TokenRow } from '../services/tokens.js'
 import { noStore, oauthParams, param, requiredParam } from './params.js'
@@ -39,7 +42,7 @@ export function oauth2Introspect(options: ResolvedOidcOptions) {
         const visible = row.clientId === client.clientId || (client.trusted && isConfidential(client.type))
         const expiresAt = field === 'accessToken' ? row.accessTokenExpiresAt : row.refreshTokenExpiresAt
         const active = visible && expiresAt !== null && expiresAt.getTime() > now && (field === 'accessToken' || row.rotatedAt === null)
-        if (!active) return { active: false }
+        if (!active || !(await holdersActive(ctx.db, options, row, now))) return { active: false }
         return {
           active: true,
           scope: row.scopes,
@@ -55,4 +58,17 @@ export function oauth2Introspect(options: ResolvedOidcOptions) {
       return { active: false }
     },
   })
+}
+
+/**
+ * The client is still enabled and the user still exists and is not banned
+ * (the admin plugin's `banned` and `banExpires` fields, read when present).
+ */
+async function holdersActive(db: Store, options: ResolvedOidcOptions, row: TokenRow, now: number): Promise<boolean> {
+  const client = await findClient(db, options, row.clientId)
+  if (!client || client.disabled) return false
+  const user = await db.findOne<Row & { banned?: boolean | null; banExpires?: Date | null }>({ model: 'user', where: { field: 'id', value: row.userId } })
+  if (!user) return false
+  const banned = user.banned === true && (user.banExpires === null || user.banExpires === undefined || user.banExpires.getTime() > now)
+  return !banned
 }

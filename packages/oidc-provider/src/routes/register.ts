@@ -8,7 +8,7 @@
  * (docs/oidc-provider.md#registering-clients). A server-side `api` call is
  * trusted like the application's own code.
  */
-import { defineEndpoint, optionalSessionMiddleware } from '@gatehouse/core'
+import { defineEndpoint, optionalSensitiveSessionMiddleware } from '@gatehouse/core'
 import { OAuthError, OidcErrors } from '../errors.js'
 import type { ResolvedOidcOptions } from '../options.js'
 import { checkClientSettings, createClient } from '../services/client-registry.js'
@@ -40,7 +40,7 @@ export function oauth2Register(options: ResolvedOidcOptions) {
     method: 'POST',
     path: '/oauth2/register',
     body: oauthParams,
-    use: [optionalSessionMiddleware],
+    use: [optionalSensitiveSessionMiddleware],
     handler: async (ctx) => {
       if (!ctx.session && !options.allowDynamicClientRegistration && !ctx.isServerCall) {
         throw new OAuthError(OidcErrors.REGISTRATION_NOT_ALLOWED)

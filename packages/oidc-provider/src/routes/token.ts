@@ -1,9 +1,10 @@
 /**
  * @module
  * POST /oauth2/token (RFC 6749 §3.2, §4.1.3, §6), form or JSON. The client
- * authenticates first (Basic header, body secret or none, as it
- * registered); then the grant runs: authorization_code (single use, bound to
- * client and redirect URI, PKCE) or refresh_token (rotated on every use).
+ * authenticates first (a confidential one by Basic header or body secret, a
+ * public one by none: services/clients.ts); then the grant runs:
+ * authorization_code (single use, bound to client and redirect URI, PKCE)
+ * or refresh_token (rotated on every use).
  * The reply carries an ID Token when the scope holds openid and a refresh
  * token only with offline_access; replies and errors are never cached
  * (RFC 6749 §5.1). No cookies are read, so the origin check does not apply.
@@ -31,10 +32,9 @@ export function oauth2Token(options: ResolvedOidcOptions) {
       const grantType = requiredParam(body, 'grant_type')
       if (!GRANT_TYPES.has(grantType)) throw new OAuthError(OidcErrors.UNSUPPORTED_GRANT_TYPE)
       const client = await authenticateClient(ctx.db, options, ctx.headers, body)
-      // A client registered for the code grant may refresh what it obtained (offline_access decides).
-      if (!client.grantTypes.includes('authorization_code') && !client.grantTypes.includes(grantType)) {
-        throw new OAuthError(OidcErrors.UNAUTHORIZED_CLIENT)
-      }
+      // Each grant only for a client registered for it: a client without refresh_token gets no refresh tokens
+      // and may not use one (docs/oidc-provider.md#refresh-token-rotation).
+      if (!client.grantTypes.includes(grantType)) throw new OAuthError(OidcErrors.UNAUTHORIZED_CLIENT)
 
       let outcome: TokenOutcome
       if (grantType === 'authorization_code') {

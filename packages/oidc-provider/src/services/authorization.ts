@@ -22,12 +22,11 @@ import { PENDING_REQUEST_MAX_AGE, type OAuthClient, type ResolvedOidcOptions } f
 import { findClient } from './clients.js'
 import { createCode, type Grant } from './codes.js'
 import { hasConsent } from './consents.js'
+import { addPendingConsent } from './pending-consents.js'
 import { isRegistered, withParams } from './redirect-uris.js'
 
 /** The signed cookie holding an authorization request while the user signs in. */
 export const LOGIN_COOKIE = 'oidc_login_prompt'
-/** The signed cookie holding the pending-consent token while the consent page is shown. */
-export const CONSENT_COOKIE = 'oidc_consent_prompt'
 
 export interface FlowContext {
   readonly auth: AuthContext
@@ -103,8 +102,9 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
   if (repeated) return fail('invalid_request', `${repeated} must be given once`)
   const param = (name: string) => single(query, name) ?? undefined
 
+  // OpenID Connect Core §6.1 and §6.2: each unsupported parameter has its own error (discovery says neither is supported).
   if (query.request !== undefined) return fail('request_not_supported', 'The request parameter is not supported')
-  if (query.request_uri !== undefined) return fail('request_not_supported', 'The request_uri parameter is not supported')
+  if (query.request_uri !== undefined) return fail('request_uri_not_supported', 'The request_uri parameter is not supported')
 
   const responseType = param('response_type')
   if (!responseType) return fail('invalid_request', 'response_type is required')
@@ -173,10 +173,11 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
   }
 }
 
-/** Who is signed in: the user, and when the session began (the ID Token's auth_time). */
+/** Who is signed in: the user, when the session began (the ID Token's auth_time), and the session's stored token hash. */
 export interface SignedIn {
   readonly userId: string
   readonly signedInAt: Date
+  readonly sessionToken: string
 }
 
 /** The login-cookie value: the request's query, and when the user was sent to sign in. */
@@ -277,6 +278,7 @@ export async function continueAuthorization(
     codeChallenge: request.codeChallenge,
     codeChallengeMethod: request.codeChallengeMethod,
     authTime: signIn.signedInAt.getTime(),
+    sessionToken: signIn.sessionToken,
   }
   const needsConsent =
     !client.skipConsent && (request.prompt.has('consent') || !(await hasConsent(ctx.auth.db, client.clientId, signIn.userId, request.scopes)))
@@ -284,8 +286,10 @@ export async function continueAuthorization(
     if (request.prompt.has('none')) return fail('consent_required', 'The user has not granted these scopes')
     if (!options.consentPage) throw new OAuthError(OidcErrors.NO_CONSENT_PAGE)
     const pendingConsent = await createCode(ctx.auth, 'consent', grant, PENDING_REQUEST_MAX_AGE)
-    ctx.cookies.setSigned(CONSENT_COOKIE, pendingConsent, { maxAge: PENDING_REQUEST_MAX_AGE })
-    return appendQuery(options.consentPage, new URLSearchParams({ client_id: client.clientId, scope: request.scopes.join(' ') }))
+    // The page posts consent_id back: the decision applies to this request only (services/pending-consents.ts).
+    const consentId = addPendingConsent({ cookies: ctx.cookies, random: ctx.auth.random }, pendingConsent, PENDING_REQUEST_MAX_AGE)
+    const pageQuery = new URLSearchParams({ client_id: client.clientId, scope: request.scopes.join(' '), consent_id: consentId })
+    return appendQuery(options.consentPage, pageQuery)
   }
   const code = await createCode(ctx.auth, 'code', grant, options.codeExpiresIn)
   return withParams(request.redirectURI, { code, state: request.state, iss: issuer(ctx) })

@@ -26,6 +26,12 @@ export interface Grant {
   readonly codeChallengeMethod?: 'S256' | 'plain' | undefined
   /** Epoch milliseconds of the sign-in behind the grant: the ID Token's auth_time. */
   readonly authTime: number
+  /**
+   * The stored token hash of the session that authorized: the code is
+   * redeemable only while that session lives, so a code issued just before a
+   * revocation of the user's credentials dies with it.
+   */
+  readonly sessionToken?: string | undefined
 }
 
 interface Ctx {

@@ -7,7 +7,7 @@
  * `{ redirect, url }` is pointed at the next step of the flow (consent page
  * or the client with a code), as a sign-in with a callbackURL would be.
  */
-import type { AfterHook, HookContext } from '@gatehouse/core'
+import { hashSessionToken, type AfterHook, type HookContext } from '@gatehouse/core'
 import { OAuthError } from '../errors.js'
 import type { ResolvedOidcOptions } from '../options.js'
 import { continueAuthorization, LOGIN_COOKIE, pendingLoginQuery } from './authorization.js'
@@ -34,7 +34,8 @@ export function resumeAfterSignIn(options: ResolvedOidcOptions): AfterHook {
       const query = pendingLoginQuery(ctx)
       if (!query) return
       try {
-        const url = await continueAuthorization(ctx, options, query, { userId: ctx.returned.user.id, signedInAt: ctx.auth.clock.now() }, { justSignedIn: true })
+        const signIn = { userId: ctx.returned.user.id, signedInAt: ctx.auth.clock.now(), sessionToken: hashSessionToken(ctx.returned.token) }
+        const url = await continueAuthorization(ctx, options, query, signIn, { justSignedIn: true })
         return { returned: { ...ctx.returned, redirect: true, url } }
       } catch (error) {
         // The client vanished or changed while the user signed in: the sign-in itself stands.
