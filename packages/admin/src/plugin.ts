@@ -4,7 +4,10 @@
  * ban fields to users and `impersonatedBy` to sessions, the `/admin/*`
  * routes, and the ban guard: a database hook on session creation, so every
  * path that signs a user in (password, social, magic link, impersonation)
- * refuses a banned user with 403, not only the password route.
+ * refuses a banned user with 403, not only the password route. Impersonation
+ * sessions end with the admin's power to open them: when core revokes the
+ * admin's credentials (a ban, the admin's deletion, a password reset...),
+ * and at their next read once the admin lost it (docs/admin.md#security).
  */
 import { definePlugin, type AuthContext, type DatabaseHookContext, type Row } from '@gatehouse/core'
 import { AdminErrors } from './errors.js'
@@ -12,7 +15,7 @@ import { resolveAdminOptions, type AdminOptions } from './options.js'
 import { adminEndpoints } from './routes/index.js'
 import { adminSchema } from './schema.js'
 import { isBanned, refuseBanned } from './services/ban.js'
-import { ADMIN_SESSION_COOKIE } from './services/impersonation.js'
+import { ADMIN_SESSION_COOKIE, endImpersonationsBy, impersonationEnd } from './services/impersonation.js'
 import { findAdminUser } from './services/permission.js'
 
 /**
@@ -42,6 +45,13 @@ export function admin(options: AdminOptions = {}) {
     init: (ctx: AuthContext) => {
       initialized = ctx
     },
+    // Whatever ends an admin's own sign-ins ends the sign-ins they opened as others, in the same transaction.
+    // The user's deletion locks the admin's row first, as impersonate-user does: the row is deleted after this
+    // sweep, so nothing else would order a session being opened at that moment against it.
+    onCredentialsRevoked: async ({ userId, reason, db }, auth) => {
+      await endImpersonationsBy(auth, userId, db, { lock: reason === 'user-deleted' })
+    },
+    sessionEnd: ({ session }, auth) => impersonationEnd(auth, resolved, session),
     databaseHooks: {
       session: {
         create: {

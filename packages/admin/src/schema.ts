@@ -24,7 +24,8 @@ export function adminSchema(options: ResolvedAdminOptions): SchemaExtension {
     },
     session: {
       fields: {
-        impersonatedBy: { type: 'string', required: false, input: false },
+        // Indexed: every revocation of a user's credentials looks up the sessions they opened as others.
+        impersonatedBy: { type: 'string', required: false, input: false, index: true },
       },
     },
   }

@@ -1,12 +1,31 @@
 /**
  * The plugin on SQL backends: SQLite always, PostgreSQL and MariaDB when
  * configured. Migrations add the admin columns; list-users searches, filters,
- * sorts and counts in SQL; remove-user deletes in one transaction.
+ * sorts and counts in SQL; remove-user deletes in one transaction; an
+ * impersonation racing the ban, removal or demotion of its admin never
+ * survives it (docs/admin.md#security).
  */
-import { createSession, runMigrations, type User } from '@gatehouse/core'
+import { createSession, runMigrations, type Adapter, type AdapterFactory, type Row, type User } from '@gatehouse/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
-import { adminAuth, get, newUser, post, sessionRows, signIn, type AdminAuth } from './fixtures.js'
+import { afterInsertInTransaction } from '../../core/test/transaction-pause.js'
+import { adminAuth, get, newUser, post, sessionFor, sessionRows, signIn, type AdminAuth, type Reply } from './fixtures.js'
+
+/** What takes an admin's power to impersonate away, as the route and its body. */
+const STOPS: ReadonlyArray<readonly [string, (adminId: string) => Record<string, unknown>]> = [
+  ['ban-user', (userId) => ({ userId })],
+  ['remove-user', (userId) => ({ userId })],
+  ['set-role', (userId) => ({ userId, role: 'user' })],
+]
+
+/**
+ * The backend's adapter, with `pause` run inside the transaction that has
+ * just written an impersonation session, before it commits: the moment a
+ * change racing it must either wait for, or see.
+ */
+function pausingAfterImpersonation(factory: AdapterFactory, pause: () => Promise<void>): AdapterFactory {
+  return afterInsertInTransaction(factory, ({ model, data }) => model === 'session' && Boolean(data.impersonatedBy), pause)
+}
 
 for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`admin plugin on ${dialect}`, () => {
@@ -91,5 +110,39 @@ for (const { dialect, enabled } of backendDialects) {
       expect((await post(auth, 'stop-impersonating', reply.cookie)).body.user.id).toBe(root.id)
       expect((await sessionRows(auth, alice.id)).map((row) => row.impersonatedBy)).toEqual([null])
     })
+
+    for (const [route, body] of STOPS) {
+      it(`${route} of an admin opening an impersonation at that moment ends it: the change waits for the session and sweeps it`, async () => {
+        if (!backend) throw new Error('backend not ready')
+        let start: () => Promise<Reply> = () => Promise.reject(new Error('no race armed'))
+        let racing: Promise<Reply> | undefined
+        // The change starts while the session is written but not committed. Given the time to finish there, it
+        // would sweep before the session exists (no lock) and leave it alive; it must instead wait for the commit.
+        const raced = adminAuth(
+          {},
+          {
+            database: pausingAfterImpersonation(backend.factory, async () => {
+              racing = start()
+              await Promise.race([racing, new Promise((resolve) => setTimeout(resolve, 300))])
+            }),
+          },
+        )
+        try {
+          const rogue = await newUser(raced, { role: 'admin' })
+          const second = await newUser(raced, { role: 'admin' })
+          const victim = await newUser(raced)
+          start = () => post(raced, route, second, body(rogue.id))
+          const impersonation = await post(raced, 'impersonate-user', rogue, { userId: victim.id })
+          expect(impersonation.status).toBe(200)
+          expect((await racing)?.status).toBe(200)
+          const { db } = await raced.$context
+          expect(await db.count({ model: 'session', where: { field: 'impersonatedBy', value: rogue.id } })).toBe(0)
+          expect((await sessionFor(raced, impersonation.cookie))?.user.id ?? null).not.toBe(victim.id)
+          expect((await sessionFor(raced, victim.cookie))?.user.id).toBe(victim.id)
+        } finally {
+          await raced.close()
+        }
+      })
+    }
   })
 }

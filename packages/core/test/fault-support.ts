@@ -14,6 +14,7 @@ import { memoryStorage } from '../src/storage/memory-storage.js'
 import { captureLogs } from './capture-logs.js'
 import { BASE, SECRET, request } from './helpers.js'
 import { proxied } from './private-servers.js'
+import { afterInsertInTransaction } from './transaction-pause.js'
 
 export const password = 'correct horse battery staple'
 let client = 0
@@ -31,18 +32,7 @@ export function faultAuth(options: Partial<GatehouseOptions> & Pick<GatehouseOpt
 
 /** The real adapter, with `fault` run inside a transaction right after its session insert has returned. */
 export function afterSessionInsert(factory: AdapterFactory, fault: () => Promise<void>): AdapterFactory {
-  return async (options) => {
-    const adapter = await factory(options)
-    const inTransaction = (tx: Adapter): Adapter => ({
-      ...tx,
-      create: async <T extends Row = Row>(args: { model: string; data: Row }) => {
-        const row = await tx.create<T>(args)
-        if (args.model === 'session') await fault()
-        return row
-      },
-    })
-    return { ...adapter, transaction: (fn) => adapter.transaction((tx) => fn(inTransaction(tx))) }
-  }
+  return afterInsertInTransaction(factory, ({ model }) => model === 'session', fault)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { GatehousePlugin } from '../src/plugins/types.js'
 import { memoryAdapter } from '../src/db/memory/index.js'
 import { memoryStorage } from '../src/storage/memory-storage.js'
 import { accountAuth, authed, cookieHeader, signIn, signUp } from './accounts.js'
@@ -149,6 +150,53 @@ describe('GET /get-session', () => {
     await auth.handler(authed('/api/auth/revoke-sessions', second.cookie, { method: 'POST' }))
     const attempt = await auth.handler(authed('/api/auth/revoke-other-sessions', first.cookie, { method: 'POST' }))
     expect(attempt.status).toBe(401)
+  })
+})
+
+describe("a plugin's hard end (sessionEnd)", () => {
+  const HOUR = 60 * 60 * 1000
+
+  /** Sessions of users in `ended` end at once; every other session ends an hour after its creation. */
+  function hardEndAuth(options: { secondaryStorage?: ReturnType<typeof memoryStorage> } = {}) {
+    const ended = new Set<string>()
+    const plugin: GatehousePlugin = {
+      id: 'hard-end',
+      sessionEnd: ({ session, user }, ctx) => (ended.has(user.id) ? ctx.clock.now() : new Date(session.createdAt.getTime() + HOUR)),
+    }
+    return { auth: accountAuth({ plugins: [plugin], session: { updateAge: 600 }, ...options }), ended }
+  }
+
+  it('the refresh past updateAge never moves the expiry beyond it, and the session ends there', async () => {
+    const { auth } = hardEndAuth()
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    const { adapter } = await auth.$context
+    const [created] = await adapter.findMany({ model: 'session' })
+    const end = (created?.createdAt as Date).getTime() + HOUR
+    auth.clock.advance(11 * 60 * 1000)
+    const refreshed = await getSession(auth, cookie)
+    expect(new Date(refreshed.body.session.expiresAt).getTime()).toBe(end)
+    expect(refreshed.response.headers.getSetCookie()[0]).toMatch(/^gatehouse\.session_token=.*Max-Age=2940;/)
+    auth.clock.advance(40 * 60 * 1000)
+    expect((await getSession(auth, cookie)).body.session.expiresAt).toBe(new Date(end).toISOString())
+    expect(((await adapter.findMany({ model: 'session' }))[0]?.expiresAt as Date).getTime()).toBe(end)
+    auth.clock.advance(9 * 60 * 1000)
+    const gone = await getSession(auth, cookie)
+    expect(gone.body).toBeNull()
+    expect(gone.response.headers.getSetCookie().some((line) => /^gatehouse\.session_token=;.*Max-Age=0/.test(line))).toBe(true)
+    expect(await adapter.count({ model: 'session' })).toBe(0)
+  })
+
+  it('an end already past ends the session at its next read, from secondary storage too; others are untouched', async () => {
+    const storage = memoryStorage()
+    const { auth, ended } = hardEndAuth({ secondaryStorage: storage })
+    const ada = await signUp(auth, { email: 'ada@example.com' })
+    const bob = await signUp(auth, { email: 'bob@example.com' })
+    ended.add(ada.body.user.id)
+    expect((await getSession(auth, ada.cookie)).body).toBeNull()
+    const { adapter } = await auth.$context
+    expect(await adapter.count({ model: 'session', where: { field: 'userId', value: ada.body.user.id } })).toBe(0)
+    expect((await auth.handler(authed('/api/auth/list-sessions', ada.cookie))).status).toBe(401)
+    expect((await getSession(auth, bob.cookie)).body.user.email).toBe('bob@example.com')
   })
 })
 

@@ -1,40 +1,38 @@
 /**
  * A refresh and a revocation of the user's credentials racing on a real
  * database (PostgreSQL, MariaDB; SQLite runs one transaction at a time):
- * the refresh is held at the moment it writes the new pair, with the spent
+ * the refresh is held right after it wrote the new pair, with the spent
  * token's row locked, while sign-out everywhere starts. Without the user lock
  * both take (services/tokens.ts, services/end-grants.ts), the revocation's
  * delete would be waiting on that row when the new pair commits, and the new
  * pair would outlive the revocation. With it, the revocation waits for the
  * refresh and then deletes what it wrote.
  */
-import type { Adapter, AdapterFactory } from '@gatehouse/core'
+import type { AdapterFactory } from '@gatehouse/core'
 import { runMigrations } from '@gatehouse/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authed } from '../../core/test/accounts.js'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
+import { afterInsertInTransaction } from '../../core/test/transaction-pause.js'
 import { createClient, offlineTokens, providerAuth, refreshGrant, tokenRows, userinfo, type ProviderAuth } from './fixtures.js'
 
-/** Holds the next write of a token row inside its transaction until released. */
+/** Holds the next transaction that writes a token row, right after that insert, until released. */
 function gatedAdapter(factory: AdapterFactory) {
   let armed = false
   let reached: () => void = () => undefined
   let release: () => void = () => undefined
-  const wrap = (adapter: Adapter, inTransaction: boolean): Adapter => ({
-    ...adapter,
-    create: async (args) => {
-      if (armed && inTransaction && args.model === 'oauthAccessToken') {
-        armed = false
-        const gate = new Promise<void>((resolve) => (release = resolve))
-        reached()
-        await gate
-      }
-      return adapter.create(args)
+  const gated = afterInsertInTransaction(
+    factory,
+    ({ model }) => armed && model === 'oauthAccessToken',
+    () => {
+      armed = false
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      reached()
+      return gate
     },
-    transaction: (fn) => adapter.transaction((tx) => fn(wrap(tx, true))),
-  })
+  )
   return {
-    factory: (async (options) => wrap(await factory(options), false)) as AdapterFactory,
+    factory: gated,
     /** Arms the gate; resolves once a transaction is held at it. */
     arm: () =>
       new Promise<void>((resolve) => {

@@ -2,8 +2,9 @@
  * @module
  * POST /admin/ban-user {userId, banReason?, banExpiresIn?}: bans a user,
  * for `banExpiresIn` seconds or until unbanned, and revokes every session
- * they have, impersonation sessions included (docs/admin.md#bans). Needs
- * `user: ban`; nobody bans themselves or a user stronger than themselves.
+ * they have, impersonation sessions included, and those they opened as
+ * others (docs/admin.md#bans). Needs `user: ban`; nobody bans themselves or
+ * a user stronger than themselves.
  */
 import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'

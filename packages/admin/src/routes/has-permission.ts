@@ -4,7 +4,9 @@
  * question every admin route asks, `{ success }`. Without `userId` or `role`
  * it is about the caller; asking about another user or a role needs
  * `user: list`. A server-side call (`auth.api`) may ask about a user or a
- * role without a session.
+ * role without a session. A resource no role grants (`constructor` and
+ * `toString` too: grants are read by own keys) answers false; a user in
+ * `adminUserIds` holds every permission and gets true (docs/admin.md#security).
  */
 import { AuthError, CoreErrors, defineEndpoint, optionalSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'

@@ -4,8 +4,10 @@
  * user, their sessions and accounts in one transaction; rows of other
  * plugins that reference the user go by their foreign keys' cascade. The
  * sessions are deleted explicitly so their copies in secondary storage go
- * too. Needs `user: delete` and `session: delete`; nobody removes themselves
- * here (delete-user is the route for that) or a user stronger than themselves.
+ * too, and so do the sessions the user opened by impersonating others (the
+ * plugin's onCredentialsRevoked). Needs `user: delete` and `session: delete`;
+ * nobody removes themselves here (delete-user is the route for that) or a
+ * user stronger than themselves.
  */
 import { AuthError, defineEndpoint, revokeUserCredentials, sensitiveSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'

@@ -4,14 +4,17 @@
  * several, stored comma-joined). Needs `user: set-role`; every role must be
  * defined and grant no more than the caller holds, and the target may hold
  * no more than the caller, so nobody raises themselves or anyone else above
- * their own permissions (docs/admin.md#set-role).
+ * their own permissions (docs/admin.md#set-role). A user left without
+ * `user: impersonate` loses the impersonation sessions they opened, in the
+ * same transaction as the role (docs/admin.md#security).
  */
 import { AuthError, defineEndpoint, refreshUserInStorage, sensitiveSessionMiddleware, type Row } from '@gatehouse/core'
 import { joinRoles, parseRoles } from '@gatehouse/organization/access'
 import { z } from 'zod'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
-import { requireAdminPermission, requireGrantable, requireOutranks, requireUser, type AdminUser } from '../services/permission.js'
+import { endImpersonationsBy, IMPERSONATE } from '../services/impersonation.js'
+import { requireAdminPermission, requireGrantable, requireOutranks, requireUser, userHasPermission, type AdminUser } from '../services/permission.js'
 import { visibleUser } from '../services/users.js'
 
 const body = z.lazy(() =>
@@ -34,10 +37,12 @@ export function setRole(options: ResolvedAdminOptions) {
       const roles = parseRoles(ctx.body.role)
       if (roles.length === 0) throw new AuthError(AdminErrors.ROLE_NOT_FOUND)
       requireGrantable(options, caller, roles)
-      const updated = await ctx.db.update<AdminUser & Row>({
-        model: 'user',
-        where: { field: 'id', value: target.id },
-        update: { role: joinRoles(roles) },
+      const updated = await ctx.db.transaction(async (tx) => {
+        const row = await tx.update<AdminUser & Row>({ model: 'user', where: { field: 'id', value: target.id }, update: { role: joinRoles(roles) } })
+        // The update holds the row that impersonate-user locks: a session being opened is either committed, and
+        // swept here, or waits and sees the new role. Secondary storage down: 503, and the role stays as it was.
+        if (row && !userHasPermission(options, row, IMPERSONATE)) await endImpersonationsBy(ctx.auth, row.id, tx)
+        return row
       })
       if (!updated) throw new AuthError(AdminErrors.USER_NOT_FOUND)
       // Sessions mirrored in secondary storage carry the user: give them the new role.

@@ -4,7 +4,8 @@
  * (password, social, magic link, impersonation): the guard is a database
  * hook on session creation, not a check in one sign-in route. A ban whose
  * expiry has passed is lifted by the next session creation. Banning revokes
- * every session of the user in the database and in secondary storage;
+ * every session of the user, and every session the user opened by
+ * impersonating others, in the database and in secondary storage;
  * cookie-cached copies stop working at their next database check, at most
  * `session.cookieCache.maxAge` later.
  */
@@ -55,7 +56,8 @@ export async function banUser(
     update: { banned: true, banReason: ban.banReason, banExpires: ban.banExpires },
   })
   if (!updated) return null
-  // Sessions, OAuth grants, pending second factors: nothing the user was handed outlives the ban.
+  // Sessions, impersonations (the plugin's onCredentialsRevoked), OAuth grants, pending second factors:
+  // nothing the user was handed outlives the ban.
   await auth.db.transaction((tx) => revokeUserCredentials(auth, { userId, reason: 'banned', db: tx }))
   return updated
 }

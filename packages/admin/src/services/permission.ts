@@ -6,11 +6,11 @@
  * disagree. The routes read the caller's session from the database
  * (`sensitiveSessionMiddleware`) and the caller's role here, never from the
  * cookie cache, so a revoked or demoted admin loses their power at once.
- * Users listed in `adminUserIds` hold every permission.
+ * Users listed in `adminUserIds` hold every permission, so nobody else
+ * outranks them (docs/admin.md#security).
  */
 import { AuthError, type ErrorDefinition, type SessionWithUser, type Store, type User } from '@gatehouse/core'
 import { hasPermission, parseRoles, type Statements } from '@gatehouse/organization/access'
-import { adminStatements } from '../access.js'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
 
@@ -48,17 +48,24 @@ export function isAdmin(options: ResolvedAdminOptions, user: Pick<AdminUser, 'id
   return rolesOf(options, user).some((role) => options.adminRoles.includes(role))
 }
 
-/** Everything a user may do, as statements (all of them for `adminUserIds`). */
-export function grantsOf(options: ResolvedAdminOptions, user: Pick<AdminUser, 'id' | 'role'>): Statements {
-  if (options.adminUserIds.has(user.id)) return adminStatements
-  const grants: Record<string, string[]> = {}
+/**
+ * What the user's roles grant, as statements. Not what a user in
+ * `adminUserIds` holds: they hold every permission, which no list of
+ * statements spells out (the application's may extend the admin ones), so
+ * `requireOutranks` asks about them first.
+ */
+export function grantsOf(options: ResolvedAdminOptions, user: Pick<AdminUser, 'role'>): Statements {
+  // A Map: resource names are the application's, and `constructor` must not find Object's.
+  const grants = new Map<string, Set<string>>()
   for (const name of rolesOf(options, user)) {
     const role = Object.hasOwn(options.roles, name) ? options.roles[name] : undefined
     for (const [resource, actions] of Object.entries((role?.statements ?? {}) as Statements)) {
-      grants[resource] = [...new Set([...(grants[resource] ?? []), ...actions])]
+      const held = grants.get(resource) ?? new Set<string>()
+      for (const action of actions) held.add(action)
+      grants.set(resource, held)
     }
   }
-  return grants
+  return Object.fromEntries([...grants].map(([resource, actions]) => [resource, [...actions]]))
 }
 
 export async function findAdminUser(db: Store, id: string): Promise<AdminUser | null> {
@@ -86,13 +93,28 @@ export async function requireAdminPermission(
 }
 
 /**
+ * Whether the caller holds every permission the target holds: a user in
+ * `adminUserIds` holds all of them, so only another such user outranks
+ * them; anyone else is compared by their roles' grants.
+ *
+ * @example
+ * outranks(resolveAdminOptions({ adminUserIds: ['root'] }), { id: 'a', role: 'admin' }, { id: 'root', role: 'user' }) // false
+ */
+export function outranks(options: ResolvedAdminOptions, caller: Pick<AdminUser, 'id' | 'role'>, target: Pick<AdminUser, 'id' | 'role'>): boolean {
+  if (caller.id === target.id || options.adminUserIds.has(caller.id)) return true
+  if (options.adminUserIds.has(target.id)) return false
+  return userHasPermission(options, caller, grantsOf(options, target))
+}
+
+/**
  * 403 unless the target holds no permission the caller lacks: a support
  * role allowed to ban users cannot ban the admins above it, and nobody can
- * reset the password of someone stronger and sign in as them.
+ * reset the password of someone stronger (a user in `adminUserIds` above
+ * all) and sign in as them (docs/admin.md#security). Every route that acts
+ * on, or reads the sessions of, a user asks it.
  */
 export function requireOutranks(options: ResolvedAdminOptions, caller: AdminUser, target: AdminUser): void {
-  if (caller.id === target.id) return
-  if (!userHasPermission(options, caller, grantsOf(options, target))) throw new AuthError(AdminErrors.YOU_ARE_NOT_ALLOWED_TO_MANAGE_THIS_USER)
+  if (!outranks(options, caller, target)) throw new AuthError(AdminErrors.YOU_ARE_NOT_ALLOWED_TO_MANAGE_THIS_USER)
 }
 
 /**

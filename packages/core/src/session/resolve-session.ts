@@ -5,9 +5,11 @@
  * database. An expired session is
  * deleted and its cookies cleared; a session whose last update is older than
  * `updateAge` is extended, unless the do-not-remember cookie is set or the
- * caller asked not to refresh.
+ * caller asked not to refresh. A plugin may set a session's hard end
+ * (`sessionEnd`, docs/plugins.md#a-sessions-hard-end): past it the session is
+ * ended like an expired one, and no refresh extends it beyond.
  */
-import type { EndpointContext } from '../endpoint/context.js'
+import type { AuthContext, EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import {
@@ -46,7 +48,8 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
     return null
   }
   const now = ctx.clock.now().getTime()
-  if (found.session.expiresAt.getTime() <= now) {
+  const end = await hardEnd(auth, found)
+  if (Math.min(found.session.expiresAt.getTime(), end?.getTime() ?? Infinity) <= now) {
     await deleteExpiredSession(auth, found.session.token)
     clearSessionCookies(ctx)
     return null
@@ -54,7 +57,7 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
 
   const due = now - found.session.updatedAt.getTime() >= settings.updateAge * 1000
   if (due && !options.disableRefresh && !isDontRemember(ctx)) {
-    const refreshed = await refreshSession(auth, found)
+    const refreshed = await refreshSession(auth, found, end ?? undefined)
     // get-session answers 401 when the refresh fails (the session vanished under us).
     if (!refreshed) {
       clearSessionCookies(ctx)
@@ -65,6 +68,20 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
   }
   if (settings.cookieCache.enabled && !options.skipCacheWrite) setCookieCache(ctx, found)
   return found
+}
+
+/**
+ * The earliest end the plugins set for this session, or null. Asked on every
+ * read that reaches the store: an end may move closer (an admin who started
+ * an impersonation was demoted), so it is not stored with the session.
+ */
+async function hardEnd(auth: AuthContext, found: SessionWithUser): Promise<Date | null> {
+  let end: Date | null = null
+  for (const plugin of auth.plugins) {
+    const limit = plugin.sessionEnd ? await plugin.sessionEnd(found, auth) : null
+    if (limit && (!end || limit.getTime() < end.getTime())) end = limit
+  }
+  return end
 }
 
 /**

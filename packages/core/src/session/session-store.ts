@@ -126,14 +126,19 @@ export async function findSession(ctx: Ctx, token: string): Promise<SessionWithU
   return result
 }
 
-/** Extends a session to `now + expiresIn` (the refresh past `updateAge`); null when it no longer exists. */
-export async function refreshSession(ctx: Ctx, current: SessionWithUser): Promise<SessionWithUser | null> {
+/**
+ * Extends a session to `now + expiresIn` (the refresh past `updateAge`), but
+ * never past `end`, the session's hard end (docs/plugins.md#a-sessions-hard-end);
+ * null when it no longer exists.
+ */
+export async function refreshSession(ctx: Ctx, current: SessionWithUser, end?: Date): Promise<SessionWithUser | null> {
   const now = ctx.clock.now()
   const { expiresIn } = sessionOptions(ctx.options)
+  const extended = now.getTime() + expiresIn * 1000
   const updated = await ctx.db.update<Session & Row>({
     model: 'session',
     where: { field: 'id', value: current.session.id },
-    update: { expiresAt: new Date(now.getTime() + expiresIn * 1000), updatedAt: now },
+    update: { expiresAt: new Date(end === undefined ? extended : Math.min(extended, end.getTime())), updatedAt: now },
   })
   if (!updated) return null
   const result = { session: publicRow(ctx.schema, 'session', updated), user: current.user }

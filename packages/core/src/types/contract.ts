@@ -111,6 +111,15 @@ export interface GatehousePlugin {
    */
   readonly signInChallenge?: (ctx: EndpointContext, attempt: SignInAttempt) => Promise<SignInChallenge | void> | SignInChallenge | void
   /**
+   * Asked before core signs a user in on its own, with neither the password
+   * nor a `signInChallenge`: the auto sign-in of a verification link
+   * (`emailVerification.autoSignInAfterVerification`). false from any plugin
+   * and no session is created: the link only verifies the address, and the
+   * user signs in the usual way, second step included
+   * (docs/two-factor.md#which-sign-ins-are-challenged).
+   */
+  readonly mayAutoSignIn?: (ctx: EndpointContext, user: User) => Promise<boolean> | boolean
+  /**
    * Runs when core ends everything that signs a user in, for the account's
    * security (docs/plugins.md#when-a-users-credentials-are-revoked): a
    * password reset, a password change that signs out the other sessions,
@@ -120,6 +129,16 @@ export interface GatehousePlugin {
    * factors, trusted devices) in the same commit, and a throw rolls it all back.
    */
   readonly onCredentialsRevoked?: (event: CredentialsRevoked, ctx: AuthContext) => Promise<void> | void
+  /**
+   * The latest a session may last (docs/plugins.md#a-sessions-hard-end), or
+   * null for no limit of this plugin's. Runs when a session is read from
+   * secondary storage or the database, never from the cookie cache: a session
+   * past the earliest end any plugin answers is ended (deleted, its cookies
+   * cleared), and the refresh past `updateAge` never moves its expiry beyond
+   * it. The admin plugin ends an impersonation at its own lifetime, or at once
+   * when the impersonating admin lost the right to it.
+   */
+  readonly sessionEnd?: (data: SessionWithUser, ctx: AuthContext) => Promise<Date | null> | Date | null
 }
 
 /** Why core ended a user's sessions (docs/plugins.md#when-a-users-credentials-are-revoked). */

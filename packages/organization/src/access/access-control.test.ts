@@ -55,6 +55,13 @@ describe('hasPermission', () => {
     expect(hasPermission({ roles, role: 'toString,constructor', permissions: { report: ['read'] } })).toBe(false)
   })
 
+  it('reads grants and statements by own keys only: inherited names are resources nobody holds', () => {
+    for (const resource of ['constructor', 'toString', 'hasOwnProperty']) {
+      expect(hasPermission({ roles, role: 'reader,payer', permissions: { [resource]: ['length'] } })).toBe(false)
+      expect(() => ac.newRole({ [resource as 'report']: ['read'] })).toThrow(`Unknown resource "${resource}"`)
+    }
+  })
+
   it('parses and joins role lists', () => {
     expect(parseRoles(' admin, ,member,admin ')).toEqual(['admin', 'member'])
     expect(joinRoles(['owner', 'admin', 'owner'])).toBe('owner,admin')

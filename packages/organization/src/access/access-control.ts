@@ -40,7 +40,7 @@ export function createAccessControl<const S extends Statements>(statements: S): 
     statements,
     newRole(permissions) {
       for (const [resource, actions] of Object.entries(permissions as Statements)) {
-        const known = statements[resource]
+        const known = ownActions(statements, resource)
         if (!known) throw new Error(`Unknown resource "${resource}" in role`)
         for (const action of actions) {
           if (!known.includes(action)) throw new Error(`Unknown action "${resource}.${action}" in role`)
@@ -69,7 +69,10 @@ export function createRole<S extends Statements = Statements>(permissions: Permi
 }
 
 /**
- * The requested `resource.action` pairs none of `grants` contains.
+ * The requested `resource.action` pairs none of `grants` contains. A
+ * resource no grant lists is missing, whatever its name: `constructor` or
+ * `toString` name no resource, not the methods every object inherits
+ * (docs/organization.md#roles-and-permissions).
  *
  * @example
  * missingActions([{ team: ['update'] }], { team: ['update', 'delete'] }) // ['team.delete']
@@ -78,8 +81,15 @@ export function missingActions(grants: readonly Statements[], request: Statement
   const missing: string[] = []
   for (const [resource, actions] of Object.entries(request)) {
     for (const action of actions) {
-      if (!grants.some((grant) => grant[resource]?.includes(action))) missing.push(`${resource}.${action}`)
+      if (!grants.some((grant) => ownActions(grant, resource)?.includes(action))) missing.push(`${resource}.${action}`)
     }
   }
   return missing
+}
+
+/** The actions a map lists for `resource`, read by own keys only; undefined when it lists none. */
+function ownActions(map: Statements, resource: string): readonly string[] | undefined {
+  if (!Object.hasOwn(map, resource)) return undefined
+  const actions = map[resource]
+  return Array.isArray(actions) ? actions : undefined
 }
