@@ -47,6 +47,11 @@ export const OrganizationErrors = defineErrors({
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 403, message: 'You are not allowed to delete this member' },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: { status: 403, message: 'You are not allowed to update this member' },
   YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE: { status: 403, message: 'You are not allowed to grant this role' },
+  // The message names the organizations (placeholder filled at the throw site); details list their id, name, slug.
+  USER_IS_THE_ONLY_OWNER_OF_ORGANIZATIONS: {
+    status: 400,
+    message: 'The user is the only owner of organizations that have other members: {organizations}',
+  },
   ROLE_NOT_FOUND: { status: 400, message: 'Role not found' },
 
   // Invitations: pending until accepted, rejected, canceled or expired
@@ -64,6 +69,10 @@ export const OrganizationErrors = defineErrors({
   INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: {
     status: 400,
     message: 'Inviter is no longer a member of the organization',
+  },
+  INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_WITH_THIS_ROLE: {
+    status: 403,
+    message: 'Inviter is no longer allowed to invite with this role',
   },
   FAILED_TO_RETRIEVE_INVITATION: { status: 400, message: 'Failed to retrieve invitation' },
   INVITATION_LIMIT_REACHED: { status: 403, message: 'Invitation limit reached' },

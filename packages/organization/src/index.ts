@@ -7,6 +7,7 @@ export type {
   Invitation,
   InvitationMail,
   InvitationStatus,
+  LastOwnerPolicy,
   Member,
   Organization,
   OrganizationOptions,

@@ -2,7 +2,8 @@
  * @module
  * What `organization(options)` accepts, and its defaults
  * (docs/organization.md#options): membership limit 100, invitations valid 48 hours, the
- * creator becomes owner. Options are resolved once, when the plugin is made;
+ * creator becomes owner, deleting the only owner of an organization with
+ * other members is refused. Options are resolved once, when the plugin is made;
  * routes read the resolved object at run time.
  */
 import type { MailContext, ModelHooks, User } from '@gatehouse/core'
@@ -64,6 +65,9 @@ export interface InvitationMail {
   readonly inviter: { readonly member: Member; readonly user: User }
 }
 
+/** What deleting the only owner of an organization with other members does (`onLastOwnerDeleted`). */
+export type LastOwnerPolicy = 'refuse' | 'transfer' | 'delete-organization'
+
 export interface OrganizationOptions {
   /** Whether a user may create organizations. Default true. */
   readonly allowUserToCreateOrganization?: boolean | ((user: User) => MaybePromise<boolean>)
@@ -96,6 +100,17 @@ export interface OrganizationOptions {
     /** Allow removing an organization's last team. Default false. */
     readonly allowRemovingAllTeams?: boolean
   }
+  /**
+   * Deleting a user who is the only owner (creator role) of an organization
+   * that has other members (docs/organization.md#deleting-an-owner):
+   * `'refuse'` answers 400 naming the organizations, and nothing is deleted;
+   * `'transfer'` gives the creator role to the longest-standing member
+   * holding `admin`, else to the longest-standing member; `'delete-organization'`
+   * deletes the organization with its members, invitations, teams and
+   * run-time roles. An organization whose only member is the user is deleted
+   * with them whatever this says. Default `'refuse'`.
+   */
+  readonly onLastOwnerDeleted?: LastOwnerPolicy
   /** Roles created at run time per organization, stored in the database. */
   readonly dynamicAccessControl?: {
     readonly enabled?: boolean
@@ -134,6 +149,7 @@ export interface ResolvedOptions {
     readonly allowRemovingAllTeams: boolean
   }
   readonly dynamicRoles: { readonly enabled: boolean; readonly maximumRolesPerOrganization: number }
+  readonly onLastOwnerDeleted: LastOwnerPolicy
   readonly hooks: NonNullable<OrganizationOptions['hooks']>
 }
 
@@ -167,6 +183,7 @@ export function resolveOptions(options: OrganizationOptions = {}): ResolvedOptio
       enabled: options.dynamicAccessControl?.enabled ?? false,
       maximumRolesPerOrganization: options.dynamicAccessControl?.maximumRolesPerOrganization ?? 20,
     },
+    onLastOwnerDeleted: options.onLastOwnerDeleted ?? 'refuse',
     hooks: options.hooks ?? {},
   }
 }

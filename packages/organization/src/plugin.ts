@@ -4,9 +4,10 @@
  * depends on the options (teams and run-time roles add tables); the
  * application's organization hooks become database hooks on the plugin's
  * models, so they run inside the same transactions as the writes and a
- * throwing before-hook vetoes the write.
+ * throwing before-hook vetoes the write. The plugin's own hook on deleting a
+ * user keeps every organization with an owner (docs/organization.md#deleting-an-owner).
  */
-import { definePlugin, type DatabaseHooks, type ModelHooks, type Store } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type DatabaseHookContext, type DatabaseHooks, type ModelHooks, type Store } from '@gatehouse/core'
 import type { Statements } from './access/access-control.js'
 import { invitationCleanup } from './cleanup.js'
 import { OrganizationErrors } from './errors.js'
@@ -14,6 +15,7 @@ import { resolveOptions, type OrganizationOptions } from './options.js'
 import { organizationEndpoints } from './routes/index.js'
 import { organizationSchema } from './schema.js'
 import { authorize } from './services/authorize.js'
+import { ownerDeletionHook } from './services/owner-deletion.js'
 
 /**
  * @example
@@ -27,12 +29,21 @@ export function organization(options: OrganizationOptions = {}) {
   const resolved = resolveOptions(options)
   const hooks: Record<string, ModelHooks> = {}
   for (const [model, modelHooks] of Object.entries(resolved.hooks)) if (modelHooks) hooks[model] = modelHooks
+  let initialized: AuthContext | undefined
+  // A write made by a request carries its context; otherwise the one this plugin was started with.
+  const authFor = (ctx: DatabaseHookContext): AuthContext | undefined => (ctx.endpoint as { auth?: AuthContext } | undefined)?.auth ?? initialized
+  // Whatever deletes a user row (delete-user, admin remove-user, the application) settles the organizations it
+  // alone owns first, in the same transaction (docs/organization.md#deleting-an-owner).
+  hooks.user = { delete: { before: ownerDeletionHook(resolved, authFor) } }
   return definePlugin({
     id: 'organization',
     schema: organizationSchema(resolved),
     endpoints: organizationEndpoints(resolved),
     errors: OrganizationErrors,
     databaseHooks: hooks as DatabaseHooks,
+    init: (ctx: AuthContext) => {
+      initialized = ctx
+    },
     cleanup: invitationCleanup,
     /**
      * The permission check of this plugin's roles (run-time roles included),

@@ -9,6 +9,9 @@ import type { OrganizationOptions } from '../src/options.js'
 
 export type OrgAuth = ReturnType<typeof orgAuth>
 
+/** What the helpers below use of an auth: any auth with the plugin, other plugins beside it included. */
+export type AnyAuth = Pick<OrgAuth, 'handler' | '$context' | 'clock'>
+
 export function orgAuth(options: OrganizationOptions = {}, core: Parameters<typeof accountAuth>[0] = {}) {
   const invitations: Array<{ id: string; email: string; role: string; organizationId: string }> = []
   const auth = accountAuth({
@@ -34,7 +37,7 @@ export interface TestUser {
 let counter = 0
 
 /** Signs a user up (email verified unless told otherwise) and returns their cookie. */
-export async function newUser(auth: OrgAuth, options: { email?: string; verified?: boolean } = {}): Promise<TestUser> {
+export async function newUser(auth: AnyAuth, options: { email?: string; verified?: boolean } = {}): Promise<TestUser> {
   counter += 1
   const email = options.email ?? `user${counter}-${Math.floor(performance.now())}@example.com`
   const { body, cookie } = await signUp(auth, { email })
@@ -53,26 +56,26 @@ export interface Reply {
 }
 
 /** POST with a JSON body (or GET with query parameters) to `/api/auth/organization/<path>`. */
-export async function post(auth: OrgAuth, path: string, caller: TestUser | null, json: unknown = {}): Promise<Reply> {
+export async function post(auth: AnyAuth, path: string, caller: TestUser | null, json: unknown = {}): Promise<Reply> {
   const response = await auth.handler(authed(`/api/auth/organization/${path}`, caller?.cookie ?? '', { json }))
   return { status: response.status, body: await response.json() }
 }
 
-export async function get(auth: OrgAuth, path: string, caller: TestUser | null, query: Record<string, string> = {}): Promise<Reply> {
+export async function get(auth: AnyAuth, path: string, caller: TestUser | null, query: Record<string, string> = {}): Promise<Reply> {
   const search = new URLSearchParams(query).toString()
   const response = await auth.handler(authed(`/api/auth/organization/${path}${search ? `?${search}` : ''}`, caller?.cookie ?? ''))
   return { status: response.status, body: await response.json() }
 }
 
 /** The caller's session row, read from the database. */
-export async function sessionOf(auth: OrgAuth, user: TestUser) {
+export async function sessionOf(auth: AnyAuth, user: TestUser) {
   const { db } = await auth.$context
   const sessions = await db.findMany({ model: 'session', where: { field: 'userId', value: user.id } })
   return sessions[0] ?? null
 }
 
 /** Creates an organization owned by `owner` and answers it. */
-export async function createOrg(auth: OrgAuth, owner: TestUser, slug = `org-${++counter}`) {
+export async function createOrg(auth: AnyAuth, owner: TestUser, slug = `org-${++counter}`) {
   // The test clock stands still: move it so rows sort by creation.
   auth.clock.advance(1000)
   const reply = await post(auth, 'create', owner, { name: `Org ${slug}`, slug })
@@ -81,14 +84,14 @@ export async function createOrg(auth: OrgAuth, owner: TestUser, slug = `org-${++
 }
 
 /** Adds `user` to the organization with `role` through the server-only api. */
-export async function addMember(auth: OrgAuth, organizationId: string, user: TestUser, role = 'member') {
+export async function addMember(auth: AnyAuth, organizationId: string, user: TestUser, role = 'member') {
   auth.clock.advance(1000)
   const { db } = await auth.$context
   return db.create({ model: 'member', data: { organizationId, userId: user.id, role, teamId: null } })
 }
 
 /** An organization with an owner, an admin and a member, plus an outsider who belongs to none. */
-export async function roster(auth: OrgAuth) {
+export async function roster(auth: AnyAuth) {
   const owner = await newUser(auth)
   const admin = await newUser(auth)
   const member = await newUser(auth)

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { createAccessControl } from '../src/access/access-control.js'
+import { adminRole, defaultStatements, memberRole, ownerRole } from '../src/access/statements.js'
 import { addMember, get, newUser, orgAuth, post, roster, sessionOf, type OrgAuth, type Roster } from './fixtures.js'
 
 const notMember = { code: 'YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION', message: 'You are not a member of this organization' }
@@ -157,6 +159,41 @@ describe('POST /organization/accept-invitation', () => {
       status: 400,
       body: { code: 'INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION', message: 'Inviter is no longer a member of the organization' },
     })
+  })
+
+  it('cannot be accepted once the inviter may no longer grant the invited role (docs/organization.md#security)', async () => {
+    const auth = orgAuth()
+    const r = await roster(auth)
+    const bo = await newUser(auth, { email: 'bo@example.com' })
+    const eve = await newUser(auth, { email: 'eve@example.com' })
+    const asAdmin = await post(auth, 'invite-member', r.admin, { organizationId: r.org.id, email: bo.email, role: 'admin' })
+    const asMember = await post(auth, 'invite-member', r.admin, { organizationId: r.org.id, email: eve.email, role: 'member' })
+    expect([asAdmin.status, asMember.status]).toEqual([200, 200])
+    // The inviter is demoted: a member grants nothing and may not invite.
+    expect((await post(auth, 'update-member-role', r.owner, { organizationId: r.org.id, memberId: r.ids.admin, role: 'member' })).status).toBe(200)
+    const refused = {
+      status: 403,
+      body: { code: 'INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_WITH_THIS_ROLE', message: 'Inviter is no longer allowed to invite with this role' },
+    }
+    expect(await post(auth, 'accept-invitation', bo, { invitationId: asAdmin.body.id })).toEqual(refused)
+    expect(await post(auth, 'accept-invitation', eve, { invitationId: asMember.body.id })).toEqual(refused)
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'member', where: { field: 'userId', value: bo.id } })).toBe(0)
+    expect(await db.findOne({ model: 'invitation', where: { field: 'id', value: asAdmin.body.id } })).toMatchObject({ status: 'pending' })
+    // The invitation speaks for the inviter as they are when it is accepted: promoted again, it holds again.
+    expect((await post(auth, 'update-member-role', r.owner, { organizationId: r.org.id, memberId: r.ids.admin, role: 'admin' })).status).toBe(200)
+    expect(await post(auth, 'accept-invitation', bo, { invitationId: asAdmin.body.id })).toMatchObject({ status: 200, body: { member: { role: 'admin' } } })
+  })
+
+  it('an inviter who may still invite, but no longer grant the role, is refused too', async () => {
+    const ac = createAccessControl(defaultStatements)
+    const roles = { owner: ownerRole, admin: adminRole, member: memberRole, recruiter: ac.newRole({ invitation: ['create'] }) }
+    const auth = orgAuth({ roles })
+    const r = await roster(auth)
+    const bo = await newUser(auth, { email: 'bo@example.com' })
+    const sent = await post(auth, 'invite-member', r.admin, { organizationId: r.org.id, email: bo.email, role: 'admin' })
+    await post(auth, 'update-member-role', r.owner, { organizationId: r.org.id, memberId: r.ids.admin, role: 'recruiter' })
+    expect((await post(auth, 'accept-invitation', bo, { invitationId: sent.body.id })).body.code).toBe('INVITER_IS_NO_LONGER_ALLOWED_TO_INVITE_WITH_THIS_ROLE')
   })
 
   it('answers 403 when the organization is full', async () => {

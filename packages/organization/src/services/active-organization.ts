@@ -6,13 +6,21 @@
  * mirror, so the next read of the session, wherever it is served from, sees
  * the change. `updatedAt` is kept: switching organizations is not a session
  * refresh (docs/sessions.md#lifetimes-seconds).
+ *
+ * What gets re-signed and mirrored is always read from the database, never
+ * the caller's `ctx.session`: with the cookie cache on, that is the signed
+ * copy the browser sent, and signing it again with a fresh expiry (or
+ * copying it into secondary storage for every session of the user) would let
+ * a user who keeps switching organizations keep a stale user forever — a
+ * demoted role, a changed email (docs/organization.md#security).
  */
-import { refreshUserInStorage, setCookieCache, type Row, type Session, type User } from '@gatehouse/core'
+import { publicRow, refreshUserInStorage, setCookieCache, type Row, type Session, type User } from '@gatehouse/core'
 import type { ResolvedOptions } from '../options.js'
 import type { OrgContext, SessionContext } from './caller.js'
 
 export interface ActiveFields {
-  readonly activeOrganizationId: string | null
+  /** Left out: the organization stays what the session row has (clearing only the active team). */
+  readonly activeOrganizationId?: string | null
   readonly activeTeamId?: string | null
 }
 
@@ -21,12 +29,21 @@ export interface ActiveFields {
  * await setActive(ctx, options, { activeOrganizationId: organization.id })
  */
 export async function setActive(ctx: SessionContext, options: ResolvedOptions, fields: ActiveFields): Promise<void> {
-  const update: Row = { activeOrganizationId: fields.activeOrganizationId, updatedAt: ctx.session.session.updatedAt }
+  const current = await ctx.db.findOne<Session & Row & { user: (User & Row) | null }>({
+    model: 'session',
+    where: { field: 'id', value: ctx.session.session.id },
+    join: { user: { model: 'user', on: { field: 'userId', references: 'id' } } },
+  })
+  // Revoked (or its user deleted) since the cookie cache was signed: nothing to switch.
+  if (!current?.user) return
+  const update: Row = { updatedAt: current.updatedAt }
+  if (fields.activeOrganizationId !== undefined) update.activeOrganizationId = fields.activeOrganizationId
   if (options.teams.enabled) update.activeTeamId = fields.activeTeamId ?? null
-  const updated = await ctx.db.update<Session & Row>({ model: 'session', where: { field: 'id', value: ctx.session.session.id }, update })
+  const updated = await ctx.db.update<Session & Row>({ model: 'session', where: { field: 'id', value: current.id }, update })
   if (!updated) return
-  setCookieCache(ctx, { session: updated, user: ctx.session.user })
-  await refreshUserInStorage(ctx.auth, ctx.session.user)
+  const user = publicRow(ctx.auth.schema, 'user', current.user)
+  setCookieCache(ctx, { session: publicRow(ctx.auth.schema, 'session', updated), user })
+  await refreshUserInStorage(ctx.auth, user)
 }
 
 /**
@@ -63,6 +80,7 @@ async function clearSessions(
     where: [active, ...(userId !== undefined ? [{ field: 'userId', value: userId }] : [])],
   })
   const users = new Set<string>()
+  let callers: (Session & Row) | null = null
   for (const session of sessions) {
     const updated = await ctx.db.update<Session & Row>({
       model: 'session',
@@ -70,11 +88,16 @@ async function clearSessions(
       update: { ...fields, updatedAt: session.updatedAt },
     })
     users.add(session.userId)
-    if (updated && ctx.session && updated.id === ctx.session.session.id) setCookieCache(ctx, { session: updated, user: ctx.session.user })
+    if (updated && ctx.session && updated.id === ctx.session.session.id) callers = updated
   }
-  if (!ctx.auth.secondaryStorage) return
+  if (!callers && !ctx.auth.secondaryStorage) return
   for (const id of users) {
+    // The user row, not the caller's cached copy: see the module comment.
     const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: id } })
-    if (user) await refreshUserInStorage(ctx.auth, user)
+    if (!user) continue
+    if (callers && callers.userId === id) {
+      setCookieCache(ctx, { session: publicRow(ctx.auth.schema, 'session', callers), user: publicRow(ctx.auth.schema, 'user', user) })
+    }
+    await refreshUserInStorage(ctx.auth, user)
   }
 }

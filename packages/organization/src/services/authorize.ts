@@ -7,8 +7,8 @@
  * it into their own error message.
  */
 import { AuthError, type ErrorDefinition, type Store } from '@gatehouse/core'
-import type { Statements } from '../access/access-control.js'
-import { hasPermission } from '../access/has-permission.js'
+import type { Role, Statements } from '../access/access-control.js'
+import { hasPermission, parseRoles } from '../access/has-permission.js'
 import { OrganizationErrors } from '../errors.js'
 import type { Member, ResolvedOptions } from '../options.js'
 import { findMember } from './members.js'
@@ -59,22 +59,79 @@ export async function requireMember(db: Store, options: ResolvedOptions, organiz
 }
 
 /**
- * 403 "You are not allowed to grant this role" unless every role in `roles`
- * grants only what the caller's own roles grant. Without it, anyone allowed
- * to change roles could hand themselves a stronger one (an admin making
- * itself owner, or taking a run-time role with `organization: delete`).
+ * Whether the caller's roles may hand out every role in `roles`: each must
+ * grant only what the caller's own roles grant. Without it, anyone allowed to
+ * change roles could hand themselves a stronger one (an admin making itself
+ * owner, or taking a run-time role with `organization: delete`).
  */
+export async function grantable(
+  db: Store,
+  options: ResolvedOptions,
+  input: { readonly organizationId: string; readonly caller: Member; readonly roles: readonly string[] },
+): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: 'unknown-role' | 'forbidden' }> {
+  const available = await rolesFor(db, options, input.organizationId)
+  for (const name of input.roles) {
+    const role = Object.hasOwn(available, name) ? available[name] : undefined
+    if (!role) return { ok: false, reason: 'unknown-role' }
+    if (!hasPermission({ roles: available, role: input.caller.role, permissions: role.statements as Statements })) {
+      return { ok: false, reason: 'forbidden' }
+    }
+  }
+  return { ok: true }
+}
+
+/** {@link grantable}, or 400 "Role not found" / 403 "You are not allowed to grant this role". */
 export async function requireGrantable(
   db: Store,
   options: ResolvedOptions,
   input: { readonly organizationId: string; readonly caller: Member; readonly roles: readonly string[] },
 ): Promise<void> {
-  const available = await rolesFor(db, options, input.organizationId)
-  for (const name of input.roles) {
-    const role = Object.hasOwn(available, name) ? available[name] : undefined
-    if (!role) throw new AuthError(OrganizationErrors.ROLE_NOT_FOUND)
-    if (!hasPermission({ roles: available, role: input.caller.role, permissions: role.statements as Statements })) {
-      throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
+  const result = await grantable(db, options, input)
+  if (result.ok) return
+  throw new AuthError(result.reason === 'unknown-role' ? OrganizationErrors.ROLE_NOT_FOUND : OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
+}
+
+/**
+ * What `role` (one name or several, comma-joined) grants taken together;
+ * names the organization does not define grant nothing.
+ *
+ * @example
+ * combinedGrant(defaultRoles, 'member,admin').organization // ['update']
+ */
+export function combinedGrant(roles: Readonly<Record<string, Role>>, role: string | readonly string[]): Statements {
+  // A Map, then own properties: a resource named like an Object.prototype key stays an ordinary entry.
+  const combined = new Map<string, Set<string>>()
+  for (const name of parseRoles(role)) {
+    const granted = Object.hasOwn(roles, name) ? roles[name] : undefined
+    if (!granted) continue
+    for (const [resource, actions] of Object.entries(granted.statements as Statements)) {
+      const set = combined.get(resource) ?? new Set<string>()
+      for (const action of actions) set.add(action)
+      combined.set(resource, set)
     }
   }
+  return Object.fromEntries([...combined].map(([resource, actions]) => [resource, [...actions]]))
+}
+
+/**
+ * Whether `caller` may change or remove `target` (docs/organization.md#security).
+ * A holder of the creator role may act on anyone, and only such a holder may
+ * act on another; anyone else only on members whose roles, taken together,
+ * grant nothing the caller's own do not. Without it a role holding just
+ * `member: update` or `member: delete` could demote or remove the admins
+ * above it.
+ *
+ * @example
+ * outranks(options, roles, { role: 'admin' }, { role: 'member' }) // true
+ */
+export function outranks(
+  options: ResolvedOptions,
+  roles: Readonly<Record<string, Role>>,
+  caller: Pick<Member, 'role'>,
+  target: Pick<Member, 'role'>,
+): boolean {
+  const owner = options.creatorRole
+  if (parseRoles(caller.role).includes(owner)) return true
+  if (parseRoles(target.role).includes(owner)) return false
+  return hasPermission({ roles, role: caller.role, permissions: combinedGrant(roles, target.role) })
 }

@@ -18,13 +18,15 @@
  * - token missing, unknown, used, expired, or another user's:
  *   `?error=INVALID_TOKEN` appended (as GET /reset-password/{token} does),
  *   or 400 "invalid token";
+ * - a veto of the deletion (an `AuthError` from `beforeDelete` or a database
+ *   hook): its code appended as `?error=`, or its JSON error with its status;
  * - deleted: the callbackURL itself, or `{ success: true, message: "User
  *   deleted" }`, and the session cookies are cleared.
  * When delete-user is disabled: 404.
  */
 import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
-import { AuthError, type ErrorDefinition } from '../../errors/catalogue.js'
+import { AuthError, isAuthError, type ErrorDefinition } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { appendQueryParam } from '../email/append-query.js'
@@ -55,7 +57,15 @@ export const deleteUserCallback = defineEndpoint({
     }
 
     if (!ctx.session) return refuse(CoreErrors.UNAUTHORIZED)
-    const deleted = token ? (await removeUser(ctx, ctx.session.user, { token })).ok : false
+    let deleted = false
+    try {
+      deleted = token ? (await removeUser(ctx, ctx.session.user, { token })).ok : false
+    } catch (error) {
+      // A veto (`beforeDelete`, or a plugin's hook on the user row such as the organization plugin's last-owner
+      // rule) goes back to the application's page like the other refusals; the token stays usable.
+      if (isAuthError(error) && callbackURL !== undefined) return ctx.redirect(appendQueryParam(callbackURL, 'error', error.code))
+      throw error
+    }
     if (!deleted) return refuse(CoreErrors.INVALID_TOKEN)
     if (callbackURL !== undefined) return ctx.redirect(callbackURL)
     return { success: true, message: 'User deleted' }

@@ -5,6 +5,12 @@
  * that organization becomes the session's active one. Answers
  * `{ invitation, member }`.
  *
+ * An invitation speaks for its inviter, at the time it is accepted: the
+ * inviter must still be a member, still hold `invitation: create` and still
+ * be allowed to grant the invited roles (docs/organization.md#security).
+ * Otherwise an invitation to admin sent by an admin demoted since would
+ * still make an admin for as long as it is valid.
+ *
  * Concurrency: the status moves pending → accepted by a compare-and-set
  * inside the transaction that inserts the member, so of any number of
  * concurrent accepts exactly one gets the row; the others find it no longer
@@ -16,7 +22,7 @@ import { z } from 'zod'
 import { OrganizationErrors } from '../../errors.js'
 import type { Invitation, Member, ResolvedOptions, Team } from '../../options.js'
 import { setActive } from '../../services/active-organization.js'
-import { requireOpenInvitationFor, stillPending } from '../../services/invitations.js'
+import { requireInviterStillGrants, requireOpenInvitationFor, stillPending } from '../../services/invitations.js'
 import { assertMembershipRoom, findMember } from '../../services/members.js'
 import { lockOrganization } from '../../services/organizations.js'
 import { assertTeamRoom, findTeam } from '../../services/teams.js'
@@ -31,10 +37,6 @@ export function acceptInvitation(options: ResolvedOptions) {
       const { db, session } = ctx
       const invitation = await requireOpenInvitationFor(ctx, options, ctx.body.invitationId)
       const organizationId = invitation.organizationId
-      // An invitation speaks for its inviter: once they left, it no longer does.
-      if (!(await findMember(db, organizationId, invitation.inviterId))) {
-        throw new AuthError(OrganizationErrors.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION)
-      }
       if (await findMember(db, organizationId, session.user.id)) {
         throw new AuthError(OrganizationErrors.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION)
       }
@@ -47,6 +49,7 @@ export function acceptInvitation(options: ResolvedOptions) {
       try {
         accepted = await db.transaction(async (tx) => {
           await lockOrganization(tx, organizationId)
+          await requireInviterStillGrants(tx, options, invitation)
           await assertMembershipRoom(tx, options, organizationId)
           if (teamId) await assertTeamRoom(tx, options, teamId)
           const updated = await tx.update<Invitation & Row>({ model: 'invitation', where: stillPending(invitation.id), update: { status: 'accepted' } })

@@ -1,8 +1,9 @@
 /**
  * @module
  * POST /organization/leave: the caller leaves the organization; the only
- * owner cannot (docs/organization.md#behaviour). The organization stops being active on
- * the caller's sessions. Answers the member row that was removed.
+ * owner cannot (docs/organization.md#behaviour), decided on the caller's row as it is
+ * under the organization's lock. The organization stops being active on the
+ * caller's sessions. Answers the member row that was removed.
  */
 import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
@@ -19,8 +20,10 @@ export function leaveOrganization(options: ResolvedOptions) {
     use: [sessionMiddleware],
     handler: async (ctx) => {
       const member = await requireMember(ctx.db, options, ctx.body.organizationId, ctx.session.user.id)
-      await removeMembership(ctx, options, member, OrganizationErrors.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER)
-      return member
+      return removeMembership(ctx, options, member, {
+        lastOwner: OrganizationErrors.YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER,
+        gone: OrganizationErrors.YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION,
+      })
     },
   })
 }

@@ -1,19 +1,21 @@
 /**
  * @module
  * POST /organization/remove-member: `memberIdOrEmail` is an email when it
- * contains "@", else a member id (docs/organization.md#behaviour). Needs `member: delete`;
- * only a holder of the creator role may remove another holder, and the last
- * one cannot be removed. Answers `{ member }`.
+ * contains "@", else a member id (docs/organization.md#behaviour). Needs `member: delete`
+ * and to outrank the member (docs/organization.md#security): only a holder of
+ * the creator role may remove another holder, anyone else only members whose
+ * roles grant nothing the caller's lack; the last owner cannot be removed.
+ * These rules are decided under the organization's lock. Answers `{ member }`.
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
-import { parseRoles } from '../../access/has-permission.js'
 import { OrganizationErrors } from '../../errors.js'
 import type { Member, ResolvedOptions } from '../../options.js'
-import { requirePermission } from '../../services/authorize.js'
+import { outranks, requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { findMember } from '../../services/members.js'
 import { removeMembership } from '../../services/remove-membership.js'
+import { rolesFor } from '../../services/roles.js'
 
 const body = z.lazy(() => z.object({ memberIdOrEmail: z.string().min(1), organizationId: z.string().min(1).optional() }))
 
@@ -26,7 +28,8 @@ export function removeMember(options: ResolvedOptions) {
     handler: async (ctx) => {
       const { body, db, session } = ctx
       const organizationId = targetOrganization(session, body.organizationId)
-      const caller = await requirePermission(db, options, {
+      // Checked before the member is looked up, so a caller who may not remove anyone learns nothing of who is a member.
+      await requirePermission(db, options, {
         organizationId,
         userId: session.user.id,
         permissions: { member: ['delete'] },
@@ -49,12 +52,22 @@ export function removeMember(options: ResolvedOptions) {
         })
       }
       if (!member) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
-      const owner = options.creatorRole
-      if (parseRoles(member.role).includes(owner) && !parseRoles(caller.role).includes(owner)) {
-        throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER)
-      }
-      await removeMembership(ctx, options, member, OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER)
-      return { member }
+      const removed = await removeMembership(ctx, options, member, {
+        lastOwner: OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER,
+        // Both rows as they are under the lock: a role changed since the reads above decides.
+        check: async (tx, current) => {
+          const caller = await requirePermission(tx, options, {
+            organizationId,
+            userId: session.user.id,
+            permissions: { member: ['delete'] },
+            denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER,
+          })
+          if (!outranks(options, await rolesFor(tx, options, organizationId), caller, current)) {
+            throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER)
+          }
+        },
+      })
+      return { member: removed }
     },
   })
 }

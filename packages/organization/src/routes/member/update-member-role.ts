@@ -4,18 +4,21 @@
  * or several, stored comma-joined). Needs `member: update`. The caller
  * may only grant roles that grant no more than their own, and only a holder
  * of the creator role may change a holder's roles, so an admin can neither
- * make itself owner nor demote one; the last owner cannot be demoted
- * (docs/organization.md#behaviour).
+ * make itself owner nor demote one; anyone else may change only members it
+ * outranks (their roles grant nothing the caller's lack); the last owner
+ * cannot be demoted (docs/organization.md#behaviour, #security). All of it is
+ * decided under the organization's lock.
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'
 import { joinRoles, parseRoles } from '../../access/has-permission.js'
 import { OrganizationErrors } from '../../errors.js'
 import type { Member, ResolvedOptions } from '../../options.js'
-import { requireGrantable, requirePermission } from '../../services/authorize.js'
+import { outranks, requireGrantable, requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 import { isLastOwner } from '../../services/members.js'
 import { lockOrganization } from '../../services/organizations.js'
+import { rolesFor } from '../../services/roles.js'
 
 const body = z.lazy(() =>
   z.object({
@@ -33,32 +36,41 @@ export function updateMemberRole(options: ResolvedOptions) {
     use: [sessionMiddleware],
     handler: async ({ body, db, session }) => {
       const organizationId = targetOrganization(session, body.organizationId)
-      const caller = await requirePermission(db, options, {
+      // Checked before the member is looked up, so a caller who may not change roles learns nothing of who is a member.
+      await requirePermission(db, options, {
         organizationId,
         userId: session.user.id,
         permissions: { member: ['update'] },
         denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER,
       })
-      const member = await db.findOne<Member & Row>({
-        model: 'member',
-        where: [
-          { field: 'id', value: body.memberId },
-          { field: 'organizationId', value: organizationId },
-        ],
-      })
-      if (!member) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
       const roles = parseRoles(body.role)
-      await requireGrantable(db, options, { organizationId, caller, roles })
       const owner = options.creatorRole
-      if (parseRoles(member.role).includes(owner) && !parseRoles(caller.role).includes(owner)) {
-        throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
-      }
       return db.transaction(async (tx) => {
         await lockOrganization(tx, organizationId)
-        // Re-read under the lock: a concurrent change of this member's role decides whether it is the last owner.
-        const current = await tx.findOne<Member & Row>({ model: 'member', where: { field: 'id', value: member.id } })
-        if (!current) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
-        if (!roles.includes(owner) && (await isLastOwner(tx, options, current))) {
+        // Every rule on the rows as they are under the lock: a concurrent change of either member's roles decides
+        // who outranks whom and whether the member is the last owner (docs/organization.md#security).
+        const caller = await requirePermission(tx, options, {
+          organizationId,
+          userId: session.user.id,
+          permissions: { member: ['update'] },
+          denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER,
+        })
+        const member = await tx.findOne<Member & Row>({
+          model: 'member',
+          where: [
+            { field: 'id', value: body.memberId },
+            { field: 'organizationId', value: organizationId },
+          ],
+        })
+        if (!member) throw new AuthError(OrganizationErrors.MEMBER_NOT_FOUND)
+        await requireGrantable(tx, options, { organizationId, caller, roles })
+        if (parseRoles(member.role).includes(owner) && !parseRoles(caller.role).includes(owner)) {
+          throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_GRANT_THIS_ROLE)
+        }
+        if (!outranks(options, await rolesFor(tx, options, organizationId), caller, member)) {
+          throw new AuthError(OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER)
+        }
+        if (!roles.includes(owner) && (await isLastOwner(tx, options, member))) {
           throw new AuthError(OrganizationErrors.YOU_CANNOT_REMOVE_THE_LAST_OWNER)
         }
         const updated = await tx.update<Member & Row>({ model: 'member', where: { field: 'id', value: member.id }, update: { role: joinRoles(roles) } })

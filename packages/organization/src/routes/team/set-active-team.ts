@@ -9,7 +9,6 @@ import { z } from 'zod'
 import { OrganizationErrors } from '../../errors.js'
 import type { ResolvedOptions } from '../../options.js'
 import { setActive } from '../../services/active-organization.js'
-import { activeOrganizationId } from '../../services/caller.js'
 import { requireTeam, requireTeams } from '../../services/teams.js'
 
 export function setActiveTeam(options: ResolvedOptions) {
@@ -22,7 +21,8 @@ export function setActiveTeam(options: ResolvedOptions) {
       requireTeams(options)
       const { body, db, session } = ctx
       if (body.teamId === null) {
-        await setActive(ctx, options, { activeOrganizationId: activeOrganizationId(session), activeTeamId: null })
+        // The organization stays what the session row has, not what a cached copy of it says.
+        await setActive(ctx, options, { activeTeamId: null })
         return null
       }
       const team = await requireTeam(db, options, body.teamId, undefined)
