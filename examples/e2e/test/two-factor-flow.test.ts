@@ -3,7 +3,9 @@
  * (the secret read from the page, codes computed here as an authenticator
  * app would: RFC 6238, HMAC-SHA1, 6 digits, 30 s), signs out, signs in with
  * the password, lands on /two-factor, and a wrong code is refused before
- * the right one signs in. No session exists between the two steps.
+ * the right one signs in. No session exists between the two steps. Right
+ * after, the security page mints new backup codes with the password alone
+ * (the session just passed the second factor).
  */
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -91,5 +93,15 @@ describe.skipIf(missing !== null)(`two-factor sign-in${missing ? ` (skipped: ${m
     })
     const session = (await (await page.request.get('/api/auth/get-session')).json()) as { user: { email: string; twoFactorEnabled: boolean } }
     expect(session.user).toMatchObject({ email, twoFactorEnabled: true })
+
+    await step(page, 'new-backup-codes-with-the-password-right-after-the-code', async () => {
+      // The session just passed the second factor: for 10 minutes the password alone is enough (the code field stays empty).
+      await page.getByRole('link', { name: 'Security' }).first().click()
+      const form = page.getByRole('form', { name: 'New backup codes' })
+      await form.getByLabel('Password').fill(PASSWORD)
+      await form.getByRole('button', { name: 'Generate new backup codes' }).click()
+      await page.getByText('New backup codes: the old ones no longer work.').waitFor()
+      expect(await page.getByTestId('backup-codes').locator('li').count()).toBe(10)
+    })
   })
 })

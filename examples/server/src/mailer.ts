@@ -7,7 +7,15 @@
  */
 import { jsonLines } from './json-lines.js'
 
-export type MailType = 'verify-email' | 'reset-password' | 'change-email' | 'delete-account' | 'invitation' | 'magic-link' | 'two-factor'
+export type MailType =
+  | 'verify-email'
+  | 'reset-password'
+  | 'change-email'
+  | 'delete-account'
+  | 'invitation'
+  | 'magic-link'
+  | 'two-factor'
+  | 'two-factor-lockout'
 
 export interface Mail {
   readonly type: MailType
@@ -18,6 +26,9 @@ export interface Mail {
   readonly invitationId?: string
   /** `two-factor` mails: the one-time sign-in code (docs/two-factor.md#email-codes). */
   readonly otp?: string
+  /** `two-factor-lockout` mails: which codes are locked, and until when (docs/two-factor.md#attempts-and-lockout). */
+  readonly factor?: string
+  readonly until?: string
 }
 
 export interface Mailer {

@@ -92,4 +92,30 @@ describe('two-factor on the example server', () => {
     const session = (await (await call('/api/auth/get-session', { cookie })).json()) as { user: { email: string; twoFactorEnabled: boolean } }
     expect(session.user).toMatchObject({ email, twoFactorEnabled: true })
   })
+
+  it('tells the owner of a lockout as a MAIL_LOG line of type two-factor-lockout, without a code', async () => {
+    const email = 'locked-out@example.com'
+    const password = 'correct horse battery'
+    const signedUp = await call('/api/auth/sign-up/email', { json: { name: 'Ada', email, password } })
+    const cookie = jar('', signedUp)
+    const { totpURI } = (await (await call('/api/auth/two-factor/enable', { json: { password }, cookie })).json()) as { totpURI: string }
+    expect((await call('/api/auth/two-factor/verify-totp', { json: { code: totp(totpURI) }, cookie })).status).toBe(200)
+
+    const pending = jar('', await call('/api/auth/sign-in/email', { json: { email, password } }))
+    const wrong = totp(totpURI) === '000000' ? '111111' : '000000'
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await call('/api/auth/two-factor/verify-totp', { json: { code: wrong }, cookie: pending })).status).toBe(401)
+    }
+    const lines = (await readFile(mailLog, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines.filter((line) => line.type === 'two-factor-lockout' && line.to === email)).toEqual([
+      {
+        type: 'two-factor-lockout',
+        to: email,
+        subject: 'Too many wrong sign-in codes: if this was not you, change your password',
+        url: `${server.url}/forgot-password`,
+        factor: 'totp',
+        until: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      },
+    ])
+  })
 })

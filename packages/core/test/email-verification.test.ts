@@ -5,6 +5,7 @@ import { memoryStorage } from '../src/storage/memory-storage.js'
 import { hashSessionToken } from '../src/session/session-store.js'
 import { signEmailToken } from '../src/verification/email-token.js'
 import { createVerificationToken } from '../src/verification/verification-token.js'
+import { definePlugin } from '../src/plugins/types.js'
 import { accountAuth, authed, cookieHeader, PASSWORD, signUp } from './accounts.js'
 import { captureLogs } from './capture-logs.js'
 import { BASE, request } from './helpers.js'
@@ -311,6 +312,30 @@ describe('GET /verify-email', () => {
       expect(replay.status).toBe(200)
       expect(replay.headers.getSetCookie()).toEqual([])
       expect(await rows(auth, 'session')).toHaveLength(before + 1)
+    })
+
+    it('a plugin’s mayAutoSignIn may refuse the sign-in: the link then only verifies', async () => {
+      const asked: string[] = []
+      const plugin = definePlugin({
+        id: 'holds-back',
+        mayAutoSignIn: (_ctx, user) => {
+          asked.push(user.email)
+          return user.email !== 'ada@example.com'
+        },
+      })
+      const auth = accountAuth({ plugins: [plugin], emailVerification: { autoSignInAfterVerification: true } })
+      await signUp(auth, { email: 'ada@example.com' })
+      await signUp(auth, { email: 'bob@example.com' })
+      const before = (await rows(auth, 'session')).length
+      const refused = await verify(auth, await tokenFor(auth, 'ada@example.com'), '/welcome')
+      expect(refused.status).toBe(302)
+      expect(refused.headers.get('location')).toBe('/welcome')
+      expect(refused.headers.getSetCookie()).toEqual([])
+      expect(await rows(auth, 'session')).toHaveLength(before)
+      expect((await userRow(auth, 'ada@example.com'))?.emailVerified).toBe(true)
+      const allowed = await verify(auth, await tokenFor(auth, 'bob@example.com'), '/welcome')
+      expect(allowed.headers.getSetCookie().some((line) => line.startsWith('gatehouse.session_token='))).toBe(true)
+      expect(asked).toEqual(['ada@example.com', 'bob@example.com'])
     })
 
     it('without autoSignInAfterVerification no session is created', async () => {

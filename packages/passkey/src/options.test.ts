@@ -19,8 +19,9 @@ describe('passkey options', () => {
     expect(relyingParty(auth, resolveOptions({ origin: 'https://example.com' })).origins).toEqual(['https://example.com'])
   })
 
-  it('default to 5-minute challenges, preferred user verification, 10 sign-in requests a minute', () => {
-    expect(resolveOptions()).toMatchObject({ challengeExpiresIn: 300, userVerification: 'preferred', rateLimit: { window: 60, max: 10 } })
+  it('default to 5-minute challenges, required user verification, 10 sign-in requests a minute', () => {
+    expect(resolveOptions()).toMatchObject({ challengeExpiresIn: 300, userVerification: 'required', rateLimit: { window: 60, max: 10 } })
+    expect(resolveOptions({ userVerification: 'preferred' }).userVerification).toBe('preferred')
   })
 
   it('refuse an origin with a path, a bad expiry and an unknown user verification', () => {

@@ -3,7 +3,9 @@
  * What `passkey(options)` accepts, and its defaults (docs/passkeys.md#options).
  * The relying party defaults come from the auth's base URL, which is only
  * known once the auth is made: `relyingParty(ctx)` reads them per request.
- * Challenges live 300 seconds (docs/passkeys.md#challenges).
+ * Challenges live 300 seconds (docs/passkeys.md#challenges). User
+ * verification is required by default: only then is a passkey more than one
+ * factor, which two-factor counts on (docs/two-factor.md#which-sign-ins-are-challenged).
  */
 export interface PasskeyOptions {
   /** The relying party id: a registrable domain the origins belong to. Default: the base URL's host name. */
@@ -13,8 +15,10 @@ export interface PasskeyOptions {
   /** The origin(s) the browser may run the ceremony on. Default: the base URL's origin. */
   readonly origin?: string | readonly string[]
   /**
-   * `preferred` (default) asks authenticators to verify the user (PIN, biometrics) but accepts presence only;
-   * `required` refuses a registration or sign-in without the UV flag.
+   * `required` (default) refuses a registration or sign-in whose authenticator did not verify the user (PIN,
+   * biometrics): the UV flag must be set, and a passkey is then possession plus a PIN or biometrics, more
+   * than one factor (docs/passkeys.md#security). `preferred` asks for verification but accepts presence
+   * only: a passkey is then a single possession factor (a security key without a PIN signs in alone).
    */
   readonly userVerification?: 'preferred' | 'required'
   /** Seconds a challenge stays valid. Default 300 (5 minutes). */
@@ -65,7 +69,7 @@ export function resolveOptions(options: PasskeyOptions = {}): ResolvedPasskeyOpt
     rpID: options.rpID,
     rpName: options.rpName,
     origin,
-    userVerification: options.userVerification ?? 'preferred',
+    userVerification: options.userVerification ?? 'required',
     challengeExpiresIn,
     rateLimit: { window: options.rateLimit?.window ?? 60, max: options.rateLimit?.max ?? 10 },
   }

@@ -32,7 +32,7 @@ describe('GET /passkey/generate-authenticate-options', () => {
     const auth = passkeyAuth()
     const answer = await call(auth, '/passkey/generate-authenticate-options', '')
     expect(answer.status).toBe(200)
-    expect(answer.body).toMatchObject({ rpId: 'localhost', userVerification: 'preferred', timeout: 300_000 })
+    expect(answer.body).toMatchObject({ rpId: 'localhost', userVerification: 'required', timeout: 300_000 })
     expect(answer.body.allowCredentials ?? []).toEqual([])
     expect(Buffer.from(answer.body.challenge, 'base64url')).toHaveLength(32)
     expect(answer.cookie).toMatch(/^gatehouse\.passkey_challenge=/)
@@ -114,8 +114,20 @@ describe('POST /passkey/verify-authentication', () => {
     expect((await signInWithPasskey(auth, authenticator, { userVerified: true })).status).toBe(200)
   })
 
-  it('accepts presence without verification when userVerification is preferred', async () => {
+  it('by default refuses an assertion without user verification: no session', async () => {
     const auth = passkeyAuth()
+    const { authenticator, user } = await withPasskey(auth)
+    const answer = await signInWithPasskey(auth, authenticator, { userVerified: false })
+    expect(answer).toMatchObject({ status: 401, body: { code: 'AUTHENTICATION_FAILED', message: 'Authentication failed' } })
+    expect(answer.cookie).not.toMatch(/session_token/)
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.userId } })).toBe(1)
+    // The authenticator verifies the user when the options ask: then it signs in.
+    expect((await signInWithPasskey(auth, authenticator)).status).toBe(200)
+  })
+
+  it('accepts presence without verification when userVerification is preferred', async () => {
+    const auth = passkeyAuth({ userVerification: 'preferred' })
     const { authenticator } = await withPasskey(auth)
     expect((await signInWithPasskey(auth, authenticator, { userVerified: false })).status).toBe(200)
   })

@@ -6,7 +6,11 @@
  * authenticator data is laid out per §6.1: rpIdHash, flags, signCount,
  * then for a registration aaguid, credential id length and id, COSE key.
  * Every field a check looks at can be overridden, so each refusal of the
- * server can be provoked on purpose.
+ * server can be provoked on purpose. Like a platform authenticator with a
+ * PIN or biometrics, it verifies the user (sets the UV flag) when the
+ * options ask for it (`required` or `preferred`) and not when they
+ * discourage it; made with `userVerified: false` it is a key without a PIN,
+ * which never can.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 import { Encoder } from 'cbor-x'
@@ -71,11 +75,20 @@ function coseKey(credential: Pick<Credential, 'algorithm' | 'publicKey'>): Uint8
   return cbor.encode(new Map<number, unknown>([[1, 1], [3, -8], [-1, 6], [-2, bytes(jwk.x)]]))
 }
 
-function flags(overrides: Overrides, extra: number, defaults: { uv: boolean }): number {
+type UserVerification = 'required' | 'preferred' | 'discouraged'
+
+function flags(overrides: Overrides, extra: number, uv: boolean): number {
   let value = extra | FLAG_BE | FLAG_BS
   if (overrides.userPresent ?? true) value |= FLAG_UP
-  if (overrides.userVerified ?? defaults.uv) value |= FLAG_UV
+  if (overrides.userVerified ?? uv) value |= FLAG_UV
   return value
+}
+
+/** Whether an authenticator verifies the user for a request asking `requested` (W3C WebAuthn §5.8.6). */
+function verifies(capable: boolean | undefined, requested: UserVerification | undefined): boolean {
+  if (capable === false) return false
+  // Without a say from the options, WebAuthn's default is "preferred".
+  return (requested ?? 'preferred') !== 'discouraged'
 }
 
 function authenticatorData(rpId: string, flagByte: number, counter: number, attested?: Uint8Array): Buffer {
@@ -99,21 +112,25 @@ export interface CreationOptions {
   readonly challenge: string
   readonly rp: { readonly id?: string }
   readonly user: { readonly id: string }
+  readonly authenticatorSelection?: { readonly userVerification?: UserVerification }
 }
 
 export interface RequestOptions {
   readonly challenge: string
   readonly rpId?: string
+  readonly userVerification?: UserVerification
 }
 
 /**
+ * `userVerified: false` makes an authenticator that cannot verify the user
+ * (a key without a PIN); by default it verifies when asked.
+ *
  * @example
  * const authenticator = softwareAuthenticator('http://localhost:3000')
  * const response = authenticator.register(optionsFromServer)
  */
 export function softwareAuthenticator(origin: string, defaults: { algorithm?: Algorithm; userVerified?: boolean; counts?: boolean } = {}) {
   const credentials: Credential[] = []
-  const uv = defaults.userVerified ?? true
   const counts = defaults.counts ?? true
 
   return {
@@ -134,7 +151,8 @@ export function softwareAuthenticator(origin: string, defaults: { algorithm?: Al
       const idLength = Buffer.alloc(2)
       idLength.writeUInt16BE(credential.id.length)
       const attested = Buffer.concat([Buffer.alloc(16), idLength, credential.id, coseKey(credential)])
-      const data = authenticatorData(overrides.rpId ?? rpId, flags(overrides, FLAG_AT, { uv }), overrides.counter ?? 0, attested)
+      const uv = verifies(defaults.userVerified, options.authenticatorSelection?.userVerification)
+      const data = authenticatorData(overrides.rpId ?? rpId, flags(overrides, FLAG_AT, uv), overrides.counter ?? 0, attested)
       const attestationObject = cbor.encode(
         new Map<string, unknown>([
           ['fmt', 'none'],
@@ -164,7 +182,7 @@ export function softwareAuthenticator(origin: string, defaults: { algorithm?: Al
       if (!credential) throw new Error(`no credential for ${rpId}`)
       const counter = overrides.counter ?? (counts ? credential.counter + 1 : 0)
       credential.counter = counter
-      const data = authenticatorData(overrides.rpId ?? rpId, flags(overrides, 0, { uv }), counter)
+      const data = authenticatorData(overrides.rpId ?? rpId, flags(overrides, 0, verifies(defaults.userVerified, options.userVerification)), counter)
       const json = clientData(overrides.type ?? 'webauthn.get', overrides.challenge ?? options.challenge, overrides.origin ?? origin)
       const signature = signWith(credential, Buffer.concat([data, sha256(json)]))
       const userHandle = overrides.userHandle === undefined ? credential.userHandle : overrides.userHandle

@@ -35,7 +35,7 @@ describe('GET /passkey/generate-register-options', () => {
       user: { name: 'ada@example.com', displayName: 'ada' },
       attestation: 'none',
       excludeCredentials: [],
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
       timeout: 300_000,
     })
     const handle = Buffer.from(answer.body.user.id, 'base64url')
@@ -109,6 +109,28 @@ describe('POST /passkey/verify-registration', () => {
     }
     const { db } = await auth.$context
     expect(await db.count({ model: 'passkey' })).toBe(0)
+  })
+
+  it('by default refuses a credential made without user verification (a key without a PIN), and asks for it', async () => {
+    const auth = passkeyAuth()
+    const { cookie } = await newUser(auth)
+    const keyWithoutPin = await registerPasskey(auth, authenticatorFor({ userVerified: false }), cookie)
+    expect(keyWithoutPin.options.body.authenticatorSelection.userVerification).toBe('required')
+    expect(keyWithoutPin.verified).toMatchObject({ status: 400, body: { code: 'FAILED_TO_VERIFY_REGISTRATION' } })
+    // Whatever the options said: a UV flag left out by the answer is refused too.
+    const unflagged = await registerPasskey(auth, authenticatorFor(), cookie, { overrides: { userVerified: false } })
+    expect(unflagged.verified).toMatchObject({ status: 400, body: { code: 'FAILED_TO_VERIFY_REGISTRATION' } })
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'passkey' })).toBe(0)
+    expect((await registerPasskey(auth, authenticatorFor(), cookie)).verified.status).toBe(200)
+  })
+
+  it('with userVerification preferred, user presence is enough', async () => {
+    const auth = passkeyAuth({ userVerification: 'preferred' })
+    const { cookie } = await newUser(auth)
+    const keyWithoutPin = await registerPasskey(auth, authenticatorFor({ userVerified: false }), cookie)
+    expect(keyWithoutPin.options.body.authenticatorSelection.userVerification).toBe('preferred')
+    expect(keyWithoutPin.verified.status).toBe(200)
   })
 
   it('accepts an origin from the configured list, and user verification only when required', async () => {

@@ -4,7 +4,9 @@
  * reused or expired code is one message, "Invalid code", whatever the
  * reason: an attacker learns nothing about which codes were close. A locked
  * user gets 429 until the lockout ends; no pending sign-in (or an expired
- * one) is 401, as a missing session is.
+ * one) is 401, as a missing session is. A settings route that reads the
+ * secret, mints backup codes or turns two-factor off without proof of the
+ * second factor is 403 (docs/two-factor.md#proof-of-the-second-factor).
  */
 import { defineErrors } from '@gatehouse/core'
 
@@ -21,6 +23,7 @@ export const TwoFactorErrors = defineErrors({
   NO_PENDING_SIGN_IN: { status: 401, message: 'No pending two-factor sign-in' },
   OTP_NOT_CONFIGURED: { status: 400, message: 'Email codes are not configured' },
   NO_PASSWORD: { status: 400, message: 'This account has no password' },
+  TWO_FACTOR_PROOF_REQUIRED: { status: 403, message: 'A code from your authenticator app or a backup code is required' },
 })
 
 export type TwoFactorErrorCode = keyof typeof TwoFactorErrors

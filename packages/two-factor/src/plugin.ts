@@ -1,20 +1,23 @@
 /**
  * @module
  * `twoFactor(options)`: the plugin object (docs/two-factor.md). It adds the
- * `twoFactorEnabled` user field and its two tables, the `/two-factor/*`
+ * `twoFactorEnabled` user field, the `twoFactorVerifiedAt` session field and
+ * its two tables, the `/two-factor/*`
  * routes, core's `signInChallenge` hook (a password sign-in of a user with
  * two-factor on answers `{ twoFactorRedirect: true }` and creates no
- * session), database hooks that revoke trusted devices when the password
+ * session), core's `mayAutoSignIn` hook (a verification link does not sign
+ * such a user in: it proves the mailbox, not the second factor), database
+ * hooks that revoke trusted devices when the password
  * changes, and rate limits per client address on every route (on top of the
  * per-user lockout of services/guard.ts).
  */
-import { definePlugin, type AuthContext, type CredentialsRevoked, type DatabaseHookContext, type Row } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type CredentialsRevoked, type DatabaseHookContext, type EndpointContext, type Row, type User } from '@gatehouse/core'
 import { TwoFactorErrors } from './errors.js'
 import { resolveTwoFactorOptions, type TwoFactorOptions } from './options.js'
 import { twoFactorEndpoints } from './routes/index.js'
 import { twoFactorSchema } from './schema.js'
 import { challenge } from './services/sign-in.js'
-import { TRUST_VERSION_LENGTH } from './services/state.js'
+import { isEnabled, TRUST_VERSION_LENGTH } from './services/state.js'
 
 const VERIFY_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-otp', '/two-factor/verify-backup-code'])
 const PASSWORD_PATHS = new Set(['/two-factor/enable', '/two-factor/disable', '/two-factor/get-totp-uri', '/two-factor/generate-backup-codes'])
@@ -70,6 +73,8 @@ export function twoFactor(options: TwoFactorOptions = {}) {
       initialized = ctx
     },
     signInChallenge: challenge(resolved),
+    // docs/two-factor.md#which-sign-ins-are-challenged: the link verifies the address; the user signs in with both factors.
+    mayAutoSignIn: (_ctx: EndpointContext, user: User) => !isEnabled(user),
     onCredentialsRevoked: endWithCredentials,
     databaseHooks: {
       // Only updates: a credential account created later (set-password) belongs to a user who had no

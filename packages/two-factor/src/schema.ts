@@ -4,11 +4,17 @@
  *
  * - `user.twoFactorEnabled`: true once a first code confirmed the setup; the
  *   app reads it from get-session. `input: false`: only the plugin writes it.
+ * - `session.twoFactorVerifiedAt`: when this session last passed the second
+ *   factor (the second step of its sign-in, a code checked while signed in,
+ *   the confirmation of the setup). The settings routes take it as proof for
+ *   a few minutes (services/proof.ts). Never returned: read from the row.
  * - `twoFactor`, one row per user: the TOTP secret encrypted (AES-256-GCM),
- *   the last accepted time step (replay guard, RFC 6238 §5.2), the failure
- *   counter and lockout end, and the trust generation that every "trust this
- *   device" cookie is bound to. The row is locked for each verification, so
- *   checks and updates of one user never interleave.
+ *   the last accepted time step (replay guard, RFC 6238 §5.2), two guessing
+ *   budgets (one-time codes, i.e. TOTP and emailed codes, and backup codes),
+ *   each a failure counter, a lockout end and the number of lockouts since
+ *   its last right code (services/guard.ts), and the trust generation that
+ *   every "trust this device" cookie is bound to. The row is locked for each
+ *   verification, so checks and updates of one user never interleave.
  * - `twoFactorBackupCode`: one row per code, only its SHA-256 stored;
  *   consumed (deleted) atomically, so each works once.
  * - Email codes live in core's verification table, hashed (services/email-otp.ts).
@@ -21,6 +27,11 @@ export const twoFactorSchema: SchemaExtension = {
       twoFactorEnabled: { type: 'boolean', required: false, defaultValue: false, input: false },
     },
   },
+  session: {
+    fields: {
+      twoFactorVerifiedAt: { type: 'date', required: false, input: false, returned: false },
+    },
+  },
   twoFactor: {
     fields: {
       userId: { type: 'string', required: true, unique: true, references: { model: 'user', field: 'id', onDelete: 'cascade' } },
@@ -28,6 +39,10 @@ export const twoFactorSchema: SchemaExtension = {
       lastUsedStep: { type: 'number', required: false },
       failedAttempts: { type: 'number', required: true, defaultValue: 0 },
       lockedUntil: { type: 'date', required: false },
+      lockouts: { type: 'number', required: true, defaultValue: 0 },
+      backupFailedAttempts: { type: 'number', required: true, defaultValue: 0 },
+      backupLockedUntil: { type: 'date', required: false },
+      backupLockouts: { type: 'number', required: true, defaultValue: 0 },
       trustVersion: { type: 'string', required: true },
       createdAt: { type: 'date', required: true },
       updatedAt: { type: 'date', required: true },

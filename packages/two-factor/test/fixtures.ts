@@ -1,6 +1,7 @@
 /**
  * Fixtures for the two-factor flows: an auth with the plugin on the
- * in-memory adapter (or a given database), an outbox for mailed codes,
+ * in-memory adapter (or a given database), an outbox for mailed codes and
+ * lockout notices,
  * request shorthands returning status, body and the next Cookie header, and
  * an independent TOTP (node:crypto HMAC-SHA1, RFC 4226 §5.3) to compute the
  * codes an authenticator app would show.
@@ -9,7 +10,7 @@ import { createHmac } from 'node:crypto'
 import { base32 } from 'oslo/encoding'
 import { accountAuth, browserAnswer, cookieHeader, PASSWORD, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
-import type { TwoFactorOptions, TwoFactorOTPMail } from '../src/options.js'
+import type { TwoFactorLockout, TwoFactorOptions, TwoFactorOTPMail } from '../src/options.js'
 import { twoFactor } from '../src/plugin.js'
 
 export { BASE, cookieHeader, PASSWORD }
@@ -18,11 +19,12 @@ export type TwoFactorAuth = ReturnType<typeof twoFactorAuth>
 
 export function twoFactorAuth(options: Partial<TwoFactorOptions> = {}, core: Parameters<typeof accountAuth>[0] = {}) {
   const otps: TwoFactorOTPMail[] = []
+  const lockouts: TwoFactorLockout[] = []
   const auth = accountAuth({
     ...core,
-    plugins: [twoFactor({ otpOptions: { sendOTP: (mail) => void otps.push(mail) }, ...options })],
+    plugins: [twoFactor({ otpOptions: { sendOTP: (mail) => void otps.push(mail) }, onLockout: (notice) => void lockouts.push(notice), ...options })],
   })
-  return Object.assign(auth, { otps, lastOtp: () => otps[otps.length - 1]?.otp ?? '' })
+  return Object.assign(auth, { otps, lockouts, lastOtp: () => otps[otps.length - 1]?.otp ?? '' })
 }
 
 export type Answer = BrowserAnswer

@@ -3,13 +3,15 @@
  * configured (there parallel requests run on pooled connections and really
  * interleave, and the row lock is a real SELECT … FOR UPDATE). Twenty
  * parallel verifications of one TOTP code, one backup code or one mailed
- * code make exactly one session; the lockout counts every wrong code.
+ * code make exactly one session; the lockout counts every wrong code and
+ * stores its escalation; twenty parallel settings calls proving the second
+ * factor with one code get one answer (docs/two-factor.md#proof-of-the-second-factor).
  * Each backend gets its own schema or database, dropped after.
  */
 import { runMigrations } from '@gatehouse/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
-import { appCode, enroll, getSession, passwordStep, post, rows, twoFactorAuth, type TwoFactorAuth } from './fixtures.js'
+import { appCode, enroll, getSession, PASSWORD, passwordStep, post, rows, twoFactorAuth, type TwoFactorAuth } from './fixtures.js'
 
 const twenty = <T>(fn: () => Promise<T>) => Promise.all(Array.from({ length: 20 }, fn))
 
@@ -43,6 +45,13 @@ for (const { dialect, enabled } of backendDialects) {
       const verified = await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)
       expect(verified.status).toBe(200)
       expect((await getSession(auth, verified.cookie)).user).toMatchObject({ id: user.userId, twoFactorEnabled: true })
+      // The session stored when it passed the second factor: the password alone reads the secret, for 10 minutes.
+      expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, verified.cookie)).status).toBe(200)
+      auth.clock.advance(600_000)
+      expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, verified.cookie)).toMatchObject({
+        status: 403,
+        body: { code: 'TWO_FACTOR_PROOF_REQUIRED' },
+      })
     })
 
     it('twenty parallel verifications of one TOTP code: exactly one session', async () => {
@@ -79,7 +88,7 @@ for (const { dialect, enabled } of backendDialects) {
 
     it('parallel enables of one user: one setup, never a 500', async () => {
       const auth = ready()
-      const { signUp, PASSWORD } = await import('../../core/test/accounts.js')
+      const { signUp } = await import('../../core/test/accounts.js')
       const { cookie, body } = await signUp(auth, { email: `enable-race-${dialect}@example.com` })
       const results = await Promise.all(Array.from({ length: 5 }, () => post(auth, '/two-factor/enable', { password: PASSWORD }, cookie)))
       expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200])
@@ -96,6 +105,35 @@ for (const { dialect, enabled } of backendDialects) {
       expect(results.filter((result) => result.status === 429)).toHaveLength(15)
       const [row] = await rows(auth, 'twoFactor', user.userId)
       expect(row?.lockedUntil).toBeInstanceOf(Date)
+      expect(row).toMatchObject({ failedAttempts: 0, lockouts: 1, backupFailedAttempts: 0, backupLockouts: 0 })
+      expect(auth.lockouts.filter((notice) => notice.user.id === user.userId)).toHaveLength(1)
+    })
+
+    it('twenty parallel reads of the secret proven with one TOTP code: one answer', async () => {
+      const auth = ready()
+      const user = await enroll(auth, `proof-totp-${dialect}@example.com`)
+      // Past the 10 minutes in which the confirming session counts as proof.
+      auth.clock.advance(600_000)
+      const code = appCode(user.secret, auth.clock.now())
+      const results = await twenty(() => post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code }, user.cookie))
+      expect(results.filter((result) => result.status === 200)).toHaveLength(1)
+      expect(results.filter((result) => result.status >= 500)).toHaveLength(0)
+    })
+
+    it('twenty parallel new backup-code sets proven with one backup code: one set', async () => {
+      const auth = ready()
+      const user = await enroll(auth, `proof-backup-${dialect}@example.com`)
+      auth.clock.advance(600_000)
+      const results = await twenty(() => post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD, code: user.backupCodes[0] }, user.cookie))
+      const won = results.filter((result) => result.status === 200)
+      expect(won).toHaveLength(1)
+      expect(results.filter((result) => result.status >= 500)).toHaveLength(0)
+      expect(await rows(auth, 'twoFactorBackupCode', user.userId)).toHaveLength(10)
+      // The losers were wrong codes: backup codes are locked for 5 minutes; then one of the winner's codes signs in.
+      expect((await rows(auth, 'twoFactor', user.userId))[0]).toMatchObject({ backupLockouts: 1, lockouts: 0 })
+      auth.clock.advance(300_000)
+      const pending = await passwordStep(auth, user.email)
+      expect((await post(auth, '/two-factor/verify-backup-code', { code: won[0]?.body.backupCodes[0] }, pending.cookie)).status).toBe(200)
     })
   })
 }

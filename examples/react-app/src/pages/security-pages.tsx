@@ -4,6 +4,10 @@
  * confirming it with a first code, showing and regenerating backup codes,
  * and turning it off. Each step asks for the password again: a session left
  * open on a shared computer must not be enough to change the second factor.
+ * Once it is on, new backup codes and turning it off also need a current
+ * code (authenticator or backup code), except within 10 minutes of passing
+ * the second factor in this session (docs/two-factor.md#proof-of-the-second-factor):
+ * the field may stay empty then.
  * Other sections (passkeys) sit beside the two-factor one on this page.
  */
 import QRCode from 'qrcode'
@@ -101,9 +105,9 @@ function TwoFactorSection({ session }: { session: SessionData }) {
           <form
             aria-label="New backup codes"
             onSubmit={(event) => {
-              const { password = '' } = fields(event)
+              const { password = '', code = '' } = fields(event)
               void regenerate.run(
-                () => client.twoFactor.generateBackupCodes({ password }),
+                () => client.twoFactor.generateBackupCodes({ password, ...(code ? { code } : {}) }),
                 (result) => setCodes(result.data?.backupCodes ?? null),
                 'New backup codes: the old ones no longer work.',
               )
@@ -114,6 +118,7 @@ function TwoFactorSection({ session }: { session: SessionData }) {
               Password
               <input name="password" type="password" autoComplete="current-password" required />
             </label>
+            <ProofCodeField />
             <Submit action={regenerate}>Generate new backup codes</Submit>
             <Status action={regenerate} />
           </form>
@@ -121,8 +126,8 @@ function TwoFactorSection({ session }: { session: SessionData }) {
           <form
             aria-label="Turn off two-factor"
             onSubmit={(event) => {
-              const { password = '' } = fields(event)
-              void disable.run(() => client.twoFactor.disable({ password }), () => setCodes(null), 'Two-factor is off.')
+              const { password = '', code = '' } = fields(event)
+              void disable.run(() => client.twoFactor.disable({ password, ...(code ? { code } : {}) }), () => setCodes(null), 'Two-factor is off.')
             }}
           >
             <h3>Turn off</h3>
@@ -130,12 +135,28 @@ function TwoFactorSection({ session }: { session: SessionData }) {
               Password
               <input name="password" type="password" autoComplete="current-password" required />
             </label>
+            <ProofCodeField />
             <Submit action={disable}>Turn off two-factor</Submit>
             <Status action={disable} />
           </form>
         </>
       ) : null}
     </section>
+  )
+}
+
+/**
+ * The proof of the second factor the server asks for besides the password
+ * (403 TWO_FACTOR_PROOF_REQUIRED without it, once the last code is more than
+ * 10 minutes old). Optional here: the server decides.
+ */
+function ProofCodeField() {
+  return (
+    <label>
+      Code from your authenticator app, or a backup code
+      <input name="code" autoComplete="one-time-code" />
+      <small>Not needed within 10 minutes of entering a code.</small>
+    </label>
   )
 }
 

@@ -16,7 +16,7 @@ import { webauthn } from '../webauthn.js'
 /**
  * @example
  * // GET /api/auth/passkey/generate-authenticate-options
- * // → { challenge, rpId, allowCredentials: [], userVerification: 'preferred', timeout } and a passkey_challenge cookie
+ * // → { challenge, rpId, allowCredentials: [], userVerification: 'required', timeout } and a passkey_challenge cookie
  */
 export function generateAuthenticateOptions(options: ResolvedPasskeyOptions) {
   return defineEndpoint({

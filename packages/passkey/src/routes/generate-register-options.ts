@@ -5,7 +5,8 @@
  * `navigator.credentials.create()`. Needs a fresh session: a stolen but
  * older session cookie cannot plant a passkey for lasting access. The
  * user's existing passkeys are excluded (one credential per authenticator),
- * a resident key and user verification are preferred, and no attestation is
+ * a resident key is preferred, user verification is asked for as configured
+ * (required by default, docs/passkeys.md#security), and no attestation is
  * asked for. The user id is a random 32-byte handle kept with the user's
  * passkeys, never the account id (docs/passkeys.md#user-handles).
  */

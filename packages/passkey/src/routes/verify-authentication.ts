@@ -6,8 +6,9 @@
  * at most gets this far), finds the credential by its id, checks the user
  * handle the authenticator returned, and verifies the assertion (origin,
  * relying party id hash, challenge, signature, user presence, user
- * verification when required, and a signature counter that must grow once
- * it is non-zero: W3C WebAuthn §6.1.1, a cloned authenticator). Then, in
+ * verification unless configured `preferred` (docs/passkeys.md#security),
+ * and a signature counter that must grow once it is non-zero: W3C WebAuthn
+ * §6.1.1, a cloned authenticator). Then, in
  * one transaction, it moves the counter on only if nobody moved it since it
  * was read (two sign-ins racing with one counter value: one wins) and
  * creates the session through core, so database hooks (an admin ban) still
@@ -96,6 +97,7 @@ async function verifyAssertion(
       counter: Number(passkey.counter),
       transports: knownTransports(passkey.transports),
     },
+    // The library's default is true; spelled out because only a verified user makes a passkey more than one factor.
     requireUserVerification: options.userVerification === 'required',
   })
   if (!verification.verified) throw new Error('assertion not verified')

@@ -5,8 +5,8 @@
  * register options. Consumes this browser's register challenge (single
  * use, 5 minutes, issued to the same signed-in user), verifies the
  * attestation with @simplewebauthn/server against the configured origins
- * and relying party id (user presence always, user verification when
- * required), and stores the credential. A credential already registered
+ * and relying party id (user presence always, user verification unless
+ * `userVerification: 'preferred'`, docs/passkeys.md#security), and stores the credential. A credential already registered
  * (here or to someone else) is refused by the unique credential id hash.
  */
 import { AuthError, defineEndpoint, freshSessionMiddleware, isUniqueViolation, sha256Base64url } from '@gatehouse/core'

@@ -15,7 +15,7 @@ import { verifyTOTP } from './verify-totp.js'
 export function twoFactorEndpoints(options: ResolvedTwoFactorOptions) {
   return {
     enableTwoFactor: enableTwoFactor(options),
-    disableTwoFactor: disableTwoFactor(),
+    disableTwoFactor: disableTwoFactor(options),
     getTOTPURI: getTOTPURI(options),
     verifyTOTP: verifyTOTP(options),
     sendTwoFactorOTP: sendTwoFactorOTP(options),

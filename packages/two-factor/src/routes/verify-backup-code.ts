@@ -3,15 +3,19 @@
  * POST /two-factor/verify-backup-code {code} (docs/two-factor.md#backup-codes).
  * The code is consumed (its row deleted) by the adapter's atomic consume,
  * under the user's row lock: of parallel uses of one code exactly one
- * succeeds. During a sign-in a right code creates the session; signed in,
- * it only answers (a step-up check by the application).
+ * succeeds. Backup codes have their own lockout budget (services/guard.ts):
+ * a lockout of the authenticator codes leaves them usable. During a sign-in
+ * a right code creates the session; signed in, it answers and the session
+ * records that it passed the second factor (a step-up check by the
+ * application, services/proof.ts).
  */
 import { defineEndpoint, publicRow, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
-import { codeHashCandidates, normalizeBackupCode } from '../crypto/codes.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
 import { refuse, resolveActor } from '../services/actor.js'
+import { checkBackupCode } from '../services/checks.js'
 import { guardedCheck } from '../services/guard.js'
+import { markVerified } from '../services/proof.js'
 import { completeSignIn, type VerifiedAnswer } from '../services/sign-in.js'
 
 /**
@@ -25,17 +29,10 @@ export function verifyBackupCode(options: ResolvedTwoFactorOptions) {
     body: z.lazy(() => z.object({ code: z.string().max(64) })),
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
-      const code = normalizeBackupCode(ctx.body.code)
-      const outcome = await guardedCheck(ctx, options, actor.userId, async (tx) => {
-        if (code.length !== options.backupCodes.length) return { ok: false }
-        const consumed = await tx.consume({
-          model: 'twoFactorBackupCode',
-          where: [
-            { field: 'userId', value: actor.userId },
-            { field: 'codeHash', operator: 'in', value: codeHashCandidates(ctx.secrets, 'backup-code', actor.userId, code) },
-          ],
-        })
-        return consumed ? { ok: true } : { ok: false }
+      const outcome = await guardedCheck(ctx, options, actor.userId, 'backup-code', async (tx) => {
+        const result = await checkBackupCode(ctx, options, tx, actor.userId, ctx.body.code)
+        if (result.ok && actor.kind === 'session') await markVerified(ctx, tx, actor.session.session.id)
+        return result
       })
       refuse(outcome, actor)
       if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, false)

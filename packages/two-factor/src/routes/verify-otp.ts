@@ -3,9 +3,11 @@
  * POST /two-factor/verify-otp {code} (docs/two-factor.md#email-codes). Under
  * the user's row lock: the mailed code must exist, be unexpired and match;
  * it is then deleted (single use). A wrong code counts against the user
- * (services/guard.ts) and against the code: after 3 wrong tries the code
- * itself is deleted and a new one must be sent. During a sign-in a right
- * code creates the session.
+ * (services/guard.ts: the budget of one-time codes, shared with TOTP) and
+ * against the code: after 3 wrong tries the code itself is deleted and a new
+ * one must be sent. During a sign-in a right code creates the session;
+ * signed in, the session records that it passed the second factor
+ * (services/proof.ts).
  */
 import { defineEndpoint, publicRow, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
@@ -13,6 +15,7 @@ import type { ResolvedTwoFactorOptions } from '../options.js'
 import { refuse, resolveActor } from '../services/actor.js'
 import { checkOtp } from '../services/email-otp.js'
 import { guardedCheck } from '../services/guard.js'
+import { markVerified } from '../services/proof.js'
 import { completeSignIn, type VerifiedAnswer } from '../services/sign-in.js'
 
 /**
@@ -27,7 +30,11 @@ export function verifyTwoFactorOTP(options: ResolvedTwoFactorOptions) {
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
       const code = ctx.body.code.trim()
-      const outcome = await guardedCheck(ctx, options, actor.userId, async (tx) => ({ ok: await checkOtp(ctx, tx, actor.userId, code) }))
+      const outcome = await guardedCheck(ctx, options, actor.userId, 'otp', async (tx) => {
+        const ok = await checkOtp(ctx, tx, actor.userId, code)
+        if (ok && actor.kind === 'session') await markVerified(ctx, tx, actor.session.session.id)
+        return { ok }
+      })
       refuse(outcome, actor)
       if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, false)
       return { status: true, token: null, user: publicRow(ctx.auth.schema, 'user', actor.session.user as User & Row) }

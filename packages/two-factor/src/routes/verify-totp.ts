@@ -4,18 +4,20 @@
  * During a sign-in (pending cookie): a right code creates the session, as
  * the sign-in would have, and `trustDevice` sets the 30-day trust cookie.
  * Signed in: a right code confirms a setup started by enable and turns
- * two-factor on. Either way each time step is accepted once: the step of
- * the matched code must be later than the last one used (RFC 6238 §5.2),
- * checked and stored under the row lock (services/guard.ts).
+ * two-factor on, or is a step-up check by the application; either way the
+ * session records that it passed the second factor (services/proof.ts).
+ * Each time step is accepted once: the step of the matched code must be
+ * later than the last one used (RFC 6238 §5.2), checked and stored under the
+ * row lock (services/guard.ts).
  */
 import { defineEndpoint, publicRow, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
-import { openSecret } from '../crypto/secret-box.js'
-import { matchTotp } from '../crypto/totp.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
 import { refuse, resolveActor } from '../services/actor.js'
+import { checkTotp } from '../services/checks.js'
 import { setTrustCookie } from '../services/cookies.js'
 import { guardedCheck } from '../services/guard.js'
+import { markVerified } from '../services/proof.js'
 import { completeSignIn, type VerifiedAnswer } from '../services/sign-in.js'
 import { findTwoFactor, isEnabled, publishUser, setEnabled } from '../services/state.js'
 
@@ -31,17 +33,14 @@ export function verifyTOTP(options: ResolvedTwoFactorOptions) {
     body: z.lazy(() => z.object({ code: z.string().max(16), trustDevice: z.boolean().optional() })),
     handler: async (ctx): Promise<VerifiedAnswer> => {
       const actor = await resolveActor(ctx)
-      const code = ctx.body.code.trim()
       let activated: User | null = null
-      const outcome = await guardedCheck(ctx, options, actor.userId, async (tx, row) => {
-        const secret = await openSecret(ctx.secrets, row.userId, row.secret)
-        if (!secret) return { ok: false }
-        const step = await matchTotp(secret, code, ctx.clock.now(), options)
-        // A replay: this step, or an earlier one, was already used.
-        if (step === null || (row.lastUsedStep !== null && row.lastUsedStep !== undefined && step <= row.lastUsedStep)) return { ok: false }
+      const outcome = await guardedCheck(ctx, options, actor.userId, 'totp', async (tx, row) => {
+        const result = await checkTotp(ctx, options, row, ctx.body.code)
+        if (!result.ok || actor.kind !== 'session') return result
         // Confirming a setup: turned on under the row lock, so a disable racing it cannot leave the flag on without a secret.
-        if (actor.kind === 'session' && !isEnabled(actor.session.user)) activated = await setEnabled(tx, row.userId, true)
-        return { ok: true, update: { lastUsedStep: step } }
+        if (!isEnabled(actor.session.user)) activated = await setEnabled(tx, row.userId, true)
+        await markVerified(ctx, tx, actor.session.session.id)
+        return result
       })
       refuse(outcome, actor)
       const trustDevice = ctx.body.trustDevice === true

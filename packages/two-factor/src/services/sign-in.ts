@@ -11,7 +11,8 @@
  * `completeSignIn` runs once a verify route accepted a code for the pending
  * user: it creates the session with the remember-me choice made at sign-in,
  * sets the session cookies, clears the pending cookie and, when asked, sets
- * the trust cookie. The session is created under a lock of the user's
+ * the trust cookie. The session records that it passed the second factor
+ * (`twoFactorVerifiedAt`, services/proof.ts). The session is created under a lock of the user's
  * two-factor row and only while the trust version is the one the pending
  * cookie carries: a revocation of the user's credentials since the password
  * step (reset, ban, sign-out everywhere) replaced it under the same lock, so
@@ -67,7 +68,14 @@ export async function completeSignIn(
     const user = await tx.findOne<User & Row>({ model: 'user', where: { field: 'id', value: pending.userId } })
     // Deleted since the password step: nothing to sign in to.
     if (!user) return null
-    const session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, mirror: false })
+    // The session passed the second factor now: for a few minutes that is the proof the settings routes ask for (services/proof.ts).
+    const session = await createSession(ctx.auth, user, {
+      ipAddress: ctx.ip,
+      userAgent: ctx.headers.get('user-agent'),
+      db: tx,
+      mirror: false,
+      fields: { twoFactorVerifiedAt: ctx.clock.now() },
+    })
     return { user, session, trustVersion: row.trustVersion }
   })
   if (!signedIn) {

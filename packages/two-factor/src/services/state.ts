@@ -29,6 +29,10 @@ export interface TwoFactorRow {
   readonly lastUsedStep: number | null
   readonly failedAttempts: number
   readonly lockedUntil: Date | null
+  readonly lockouts?: number | null
+  readonly backupFailedAttempts?: number | null
+  readonly backupLockedUntil?: Date | null
+  readonly backupLockouts?: number | null
   readonly trustVersion: string
 }
 

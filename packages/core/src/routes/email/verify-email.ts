@@ -21,7 +21,10 @@
  * as this user gets a cookie cache carrying the changed user; with
  * `autoSignInAfterVerification` a caller without a session is signed
  * in — only on the unverified-to-verified transition, so a verification link,
- * valid for an hour and not single-use, signs in at most once.
+ * valid for an hour and not single-use, signs in at most once — unless a
+ * plugin's `mayAutoSignIn` refuses (a user with two-factor on: the link
+ * proves the mailbox, not the second factor, docs/two-factor.md#which-sign-ins-are-challenged);
+ * then the link only verifies.
  *
  * A caller signed in as another user is not switched by the GET (login CSRF
  * by link, docs/security.md#login-csrf): the address is verified, the
@@ -171,13 +174,21 @@ async function settleSession(
   if (!ctx.options.emailVerification?.autoSignInAfterVerification) return 'settled'
   // The one sign-in a link owes: its transition, or (on the confirmation's POST) the one parked by the GET.
   const owed = outcome.newlyVerified || (confirmed && (await takeParkedSignIn(ctx, token, user.id)))
-  if (!owed) return 'settled'
+  if (!owed || !(await pluginsAllowAutoSignIn(ctx, user))) return 'settled'
   if (caller && !confirmed) {
     await parkSignIn(ctx, token, user.id)
     return 'needs-confirmation'
   }
   await signInAfterVerification(ctx, user)
   return 'settled'
+}
+
+/** Every plugin's `mayAutoSignIn` (docs/plugins.md#the-contract): one refusal and the link signs nobody in. */
+async function pluginsAllowAutoSignIn(ctx: EndpointContext, user: User): Promise<boolean> {
+  for (const plugin of ctx.auth.plugins) {
+    if (plugin.mayAutoSignIn && !(await plugin.mayAutoSignIn(ctx, user))) return false
+  }
+  return true
 }
 
 /** The auto sign-in itself: the one place a verification link opens a session and sets its cookies. */
