@@ -22,8 +22,8 @@ const sections = [
   ),
   pluginSection(
     '@gatehouse/billing',
-    billing({ webhooks: { secret: 'whsec_cmVmZXJlbmNlLWRvY3Mtc2VjcmV0' } }),
-    'The webhook path is configurable (`webhooks.path`); `referenceId` names an organization whose billing the caller may read.',
+    billing({ webhooks: { secret: 'whsec_cmVmZXJlbmNlLWRvY3Mtc2VjcmV0' }, usage: { events: { api_call: { validate: () => true } } } }),
+    'The webhook path is configurable (`webhooks.path`); `referenceId` names an organization whose billing the caller may read. `/usage/ingest` is routed only with `usage.events`, and accepts only those events (docs/billing.md#security); without it `ingestUsage` is server `api` only.',
   ),
   pluginSection(
     '@gatehouse/magic-link',

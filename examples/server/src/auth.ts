@@ -23,6 +23,7 @@ import { organization } from '@gatehouse/organization'
 import { passkey } from '@gatehouse/passkey'
 import { twoFactor } from '@gatehouse/two-factor'
 import { adminEmailHooks } from './admins.js'
+import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
 import { sqliteStores, type ExampleStores } from './database.js'
 import type { JsonLines } from './json-lines.js'
@@ -115,6 +116,8 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
                 products: config.billingPlatform.products,
                 successUrl: config.billingPlatform.successUrl ?? `${config.baseURL}/?checkout=success`,
               },
+              // POLAR_USAGE_EVENTS opens POST /usage/ingest to these events only; without it the route does not exist.
+              ...(config.billingPlatform.usageEvents.length > 0 ? { usage: { events: usageCatalogue(config.billingPlatform.usageEvents) } } : {}),
             }
           : {}),
       }),
@@ -135,12 +138,22 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
         sendMagicLink: ({ email, url, token }) => mailer.send({ type: 'magic-link', to: email, subject: 'Your sign-in link', url, token }),
       }),
       // /api/auth/two-factor/*: TOTP, backup codes, trusted devices (docs/two-factor.md); emailed codes go out as
-      // MAIL_LOG type "two-factor" with the code in `otp` and the app's /two-factor page as `url`.
+      // MAIL_LOG type "two-factor" with the code in `otp` and the app's /two-factor page as `url`. A lockout (someone
+      // with the password guessing codes) is told to the owner as type "two-factor-lockout", pointing to a password reset.
       twoFactor({
         otpOptions: {
           sendOTP: ({ user, otp }) =>
             mailer.send({ type: 'two-factor', to: user.email, subject: 'Your sign-in code', url: `${config.baseURL}/two-factor`, otp }),
         },
+        onLockout: ({ user, factor, until }) =>
+          mailer.send({
+            type: 'two-factor-lockout',
+            to: user.email,
+            subject: 'Too many wrong sign-in codes: if this was not you, change your password',
+            url: `${config.baseURL}/forgot-password`,
+            factor,
+            until: until.toISOString(),
+          }),
       }),
       // /api/auth/passkey/*: register, list, rename, delete passkeys and sign in with one (docs/passkeys.md).
       passkey({ rpID: new URL(config.baseURL).hostname, rpName: 'Gatehouse example', origin: new URL(config.baseURL).origin }),

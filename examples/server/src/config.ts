@@ -43,8 +43,10 @@ export interface ServerConfig {
   readonly billingWebhookSecret: string | undefined
   /**
    * POLAR_ACCESS_TOKEN, POLAR_SERVER (`production` or `sandbox`), POLAR_SERVER_URL, POLAR_PRODUCTS
-   * (`slug=productId,…`), POLAR_SUCCESS_URL: the billing plugin's outbound calls (docs/billing.md#outbound-calls).
-   * Undefined without a token: checkout, portal and usage answer 501; webhooks and reading work as before.
+   * (`slug=productId,…`), POLAR_SUCCESS_URL, POLAR_USAGE_EVENTS (`name` or `name:max`, the usage events users
+   * may report; without it POST /usage/ingest does not exist): the billing plugin's outbound calls
+   * (docs/billing.md#outbound-calls). Undefined without a token: checkout, portal and usage answer 501; webhooks
+   * and reading work as before.
    */
   readonly billingPlatform?: BillingPlatformConfig | undefined
   /** Session cookie cache with a 300 s lifetime. */

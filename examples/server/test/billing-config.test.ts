@@ -24,8 +24,20 @@ describe('POLAR_* (the billing platform)', () => {
         { slug: 'team', productId: 'prod_2' },
       ],
       successUrl: '/billing?checkout=done',
+      usageEvents: [],
     })
-    expect(readConfig({ POLAR_ACCESS_TOKEN: 't' }).billingPlatform).toMatchObject({ server: 'production', serverURL: undefined, products: [] })
+    expect(readConfig({ POLAR_ACCESS_TOKEN: 't' }).billingPlatform).toMatchObject({ server: 'production', serverURL: undefined, products: [], usageEvents: [] })
+  })
+
+  it('reads POLAR_USAGE_EVENTS: names, each with an optional bound; refuses malformed and repeated entries', () => {
+    expect(readConfig({ POLAR_ACCESS_TOKEN: 't', POLAR_USAGE_EVENTS: ' api_call : 100000 , export.pdf,' }).billingPlatform?.usageEvents).toEqual([
+      { name: 'api_call', max: 100_000 },
+      { name: 'export.pdf', max: undefined },
+    ])
+    for (const entry of ['api call', 'api_call:', 'api_call:-1', 'api_call:1.5', 'a:b:c', ':5']) {
+      expect(() => readConfig({ POLAR_ACCESS_TOKEN: 't', POLAR_USAGE_EVENTS: entry }), entry).toThrow(/POLAR_USAGE_EVENTS: expected name or name:max/)
+    }
+    expect(() => readConfig({ POLAR_ACCESS_TOKEN: 't', POLAR_USAGE_EVENTS: 'a,a' })).toThrow(/listed twice/)
   })
 
   it('refuses an unknown server, a URL that is not http(s) and a malformed product entry', () => {

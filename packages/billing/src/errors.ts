@@ -6,7 +6,9 @@
  * failed); the catalogue text below is only the fallback. An
  * event the database could not take for a temporary reason is answered 503,
  * so the platform delivers it again. Reading another party's billing is
- * refused with 403.
+ * refused with 403. A usage event outside the application's catalogue, or
+ * whose metadata its rule refuses, is 400; one the platform itself refuses
+ * is 422, answered to that event's caller only.
  */
 import { defineErrors } from '@gatehouse/core'
 
@@ -29,6 +31,11 @@ export const BillingErrors = defineErrors({
   PRODUCT_NOT_FOUND: { status: 400, message: 'Product not found' },
   INVALID_SUCCESS_URL: { status: 403, message: 'Invalid successUrl' },
   CUSTOMER_NOT_FOUND: { status: 404, message: 'No billing customer yet' },
+  // Usage (docs/billing.md#usage-events): only the application's catalogue of events, checked by their rules.
+  UNKNOWN_USAGE_EVENT: { status: 400, message: 'Unknown usage event' },
+  INVALID_USAGE_EVENT: { status: 400, message: 'Invalid usage event' },
+  // The platform refused this event itself (a 422): sending it again will not help.
+  USAGE_EVENT_REJECTED: { status: 422, message: 'The billing platform refused the usage event' },
 })
 
 export type BillingErrorCode = keyof typeof BillingErrors

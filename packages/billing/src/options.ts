@@ -34,8 +34,9 @@ export interface BillingOptions extends OutboundOptions {
   }
   /**
    * Link a customer without `external_id` to the user with the same email,
-   * only while that user's email is verified. Default false: only
-   * `external_id = user id` links.
+   * only while the address is verified on both sides: the user's in the
+   * user row and the customer's on the platform (`email_verified`). Default
+   * false: only `external_id = user id` links (docs/billing.md#whose-customer).
    */
   readonly linkCustomersByEmail?: boolean
   /**

@@ -32,6 +32,7 @@ import { billingSchema } from './schema.js'
 export function billing(options: BillingOptions) {
   const resolved = resolveBillingOptions(options)
   const outbound = createOutboundRuntime(resolved)
+  const usageBudget = resolved.outbound.usageEvents ? resolved.outbound.usageRateLimit : null
   return definePlugin({
     id: 'billing',
     schema: billingSchema,
@@ -39,7 +40,12 @@ export function billing(options: BillingOptions) {
     errors: BillingErrors,
     databaseHooks: outbound.databaseHooks,
     // Each checkout or portal request costs a platform call that creates a session there: fewer than the default.
-    rateLimit: [{ pathMatcher: (path: string) => path === '/checkout' || path === '/customer/portal', window: 60, max: 10 }],
+    rateLimit: [
+      { pathMatcher: (path: string) => path === '/checkout' || path === '/customer/portal', window: 60, max: 10 },
+      // Usage is limited per user (outbound/usage-budget.ts); per address, ten users' budgets (an office behind one
+      // address). The rule also tells core's cleanup to keep rateLimit rows as long as this window, the per-user ones included.
+      ...(usageBudget ? [{ pathMatcher: (path: string) => path === '/usage/ingest', window: usageBudget.window, max: usageBudget.max * 10 }] : []),
+    ],
     init: (ctx) => outbound.init(ctx),
     cleanup: eventLogCleanup(options.eventLog),
     /** Resolves once background customer pushes started so far have finished (tests, graceful shutdown). */

@@ -71,7 +71,8 @@ function datesNotRevived(data: unknown): string[] {
 
 describe('billing route table', () => {
   it('matches the server: the reading routes, paths and methods; not the webhook route, nothing server-only', () => {
-    const resolved = resolveBillingOptions({ webhooks: { secret: SECRET } })
+    // `client.usage.ingest` is for an application that lists its usage events: without them the route is server-only.
+    const resolved = resolveBillingOptions({ webhooks: { secret: SECRET }, usage: { events: { api_call: { validate: () => true } } } })
     const endpoints = billingEndpoints(resolved, createOutboundRuntime(resolved))
     expectTableMatches(billingRoutes, endpoints, { polarWebhook: "the billing platform's delivery route, not a browser's" })
     expect(Object.values(billingRoutes.customer).map((route) => route.endpoint)).toEqual([

@@ -9,7 +9,10 @@
  * checkouts, portal sessions, ingested events (deduplicated by external id).
  *
  * `mode` makes it fail: `error` answers 500, `hang` never answers; `close()`
- * makes it unreachable.
+ * makes it unreachable. `refuseEvents` makes it refuse some usage events as
+ * the platform refuses content it validates: a 422 for the whole call,
+ * nothing kept, its `detail` naming each refused event's position
+ * (`loc: ['body', 'events', i, ...]`) unless `refusalNamesEvents` is false.
  */
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -78,6 +81,10 @@ export interface PlatformMock {
   /** Bodies that failed the SDK's request schemas. */
   readonly invalid: string[]
   mode: 'ok' | 'error' | 'hang'
+  /** Usage events the platform refuses; null: none. */
+  refuseEvents: ((event: Json) => boolean) | null
+  /** Whether a refusal names the refused events' positions. Default true. */
+  refusalNamesEvents: boolean
   close(): Promise<void>
 }
 
@@ -97,6 +104,8 @@ export async function startPlatformMock(options: { port?: number } = {}): Promis
     requests: [],
     invalid: [],
     mode: 'ok',
+    refuseEvents: null,
+    refusalNamesEvents: true,
   }
   let base = ''
 
@@ -107,6 +116,13 @@ export async function startPlatformMock(options: { port?: number } = {}): Promis
   // The SDK's HTTPValidationError is built from `detail`, a list of ValidationError.
   const conflict = (response: ServerResponse, field: string, msg: string) => {
     const detail = [{ loc: ['body', field], msg, type: 'value_error' }]
+    const valid = detail.every((item) => ValidationError$inboundSchema.safeParse(item).success)
+    send(response, 422, { detail }, { safeParse: () => ({ success: valid }) })
+  }
+  const refuse = (response: ServerResponse, positions: readonly number[]) => {
+    const detail = state.refusalNamesEvents
+      ? positions.map((position) => ({ loc: ['body', 'events', position, 'metadata'], msg: 'Event refused', type: 'value_error' }))
+      : [{ loc: ['body'], msg: 'Event refused', type: 'value_error' }]
     const valid = detail.every((item) => ValidationError$inboundSchema.safeParse(item).success)
     send(response, 422, { detail }, { safeParse: () => ({ success: valid }) })
   }
@@ -234,6 +250,8 @@ export async function startPlatformMock(options: { port?: number } = {}): Promis
     }
     if (method === 'POST' && url.pathname === '/v1/events/ingest') {
       if (!check(EventsIngest$outboundSchema)) return send(response, 422, { detail: [] })
+      const refused = (body.events as Json[]).flatMap((event, position) => (state.refuseEvents?.(event) ? [position] : []))
+      if (refused.length > 0) return refuse(response, refused)
       state.ingestCalls.push(body.events)
       let inserted = 0
       for (const event of body.events as Json[]) {

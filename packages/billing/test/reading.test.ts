@@ -150,11 +150,25 @@ describe('linking customers to users', () => {
   it('with linkCustomersByEmail, links a customer without external id to the user with that email, only while it is verified', async () => {
     const auth = billingAuth({ linkCustomersByEmail: true })
     const user = await newUser(auth, { email: 'ADA@example.com' })
-    await purchase(auth, null)
+    await purchase(auth, null, { email_verified: true })
     expect((await get(auth, '/customer/state', user)).body).toBeNull()
     const { db } = await auth.$context
     await db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { emailVerified: true } })
     expect((await get(auth, '/customer/state', user)).body).toMatchObject({ id: customer().id, externalId: null })
+  })
+
+  it("with linkCustomersByEmail, a customer whose email the platform has not verified is not linked, until it is", async () => {
+    // Anyone can type a verified user's address into a hosted checkout: that customer is not theirs.
+    const auth = billingAuth({ linkCustomersByEmail: true })
+    const user = await newUser(auth, { email: 'ada@example.com', verified: true })
+    await purchase(auth, null, { email_verified: false })
+    expect((await get(auth, '/customer/state', user)).body).toBeNull()
+    expect((await get(auth, '/customer/subscriptions/list', user)).body).toEqual({ items: [], total: 0 })
+    expect(await auth.api.hasActiveSubscription({ body: { userId: user.id } })).toBe(false)
+    // The customer proves the address to the platform (its customer portal's email code): now it links.
+    await deliver(auth, envelope('customer.updated', customer({ email_verified: true, modified_at: '2026-01-02T09:00:00.000000Z' })))
+    expect((await get(auth, '/customer/state', user)).body).toMatchObject({ id: customer().id, externalId: null, emailVerified: true })
+    expect(await auth.api.hasActiveSubscription({ body: { userId: user.id } })).toBe(true)
   })
 
   it('with linkCustomersByEmail, a customer whose external id names someone else is not linked by email', async () => {

@@ -60,6 +60,9 @@ export { memoryStorage } from './storage/memory-storage.js'
 export type { SecondaryStorage } from './storage/types.js'
 export { credentialPaths } from './rate-limit/rules.js'
 export type { RateLimitOptions, RateLimitRule } from './rate-limit/rules.js'
+// The counter stores behind `rateLimit.storage`, for plugins that count by something else than the address (billing's per-user usage budget).
+export { databaseRateLimitStore, memoryRateLimitStore, secondaryRateLimitStore } from './rate-limit/index.js'
+export type { RateLimitDecision, RateLimitStore, RateLimitStorageKind } from './rate-limit/index.js'
 
 export { hashPassword, verifyPassword, detectScryptBackend, defaultPasswordHasher } from './password/index.js'
 export type { PasswordHasher } from './password/index.js'

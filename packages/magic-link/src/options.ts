@@ -23,7 +23,10 @@ export interface MagicLinkOptions {
   readonly sendMagicLink: (data: MagicLinkMail, ctx: MailContext) => MaybePromise<void>
   /** Seconds a link stays valid. Default 300 (5 minutes). */
   readonly expiresIn?: number
-  /** Never create a user: a link is mailed to known addresses only. Default false. */
+  /**
+   * Never create a user: a link is mailed to known addresses only, after the
+   * answer (an awaited mail would tell known addresses by its time). Default false.
+   */
   readonly disableSignUp?: boolean
   /**
    * Requests per 10 seconds and client to POST /sign-in/magic-link. Default 3,

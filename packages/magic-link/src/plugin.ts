@@ -4,8 +4,10 @@
  * No tables of its own: tokens live in core's verification table under
  * their own prefix. POST /sign-in/magic-link gets the strict limit of the
  * other mail-sending routes (3 requests per 10 s and client by default).
+ * With sign-up off, links are mailed after the answer (after-answer.ts).
  */
 import { definePlugin } from '@gatehouse/core'
+import { createAfterAnswer } from './after-answer.js'
 import { resolveOptions, type MagicLinkOptions } from './options.js'
 import { magicLinkEndpoints } from './routes/index.js'
 
@@ -18,9 +20,10 @@ import { magicLinkEndpoints } from './routes/index.js'
  */
 export function magicLink(options: MagicLinkOptions) {
   const resolved = resolveOptions(options)
+  const later = createAfterAnswer()
   return definePlugin({
     id: 'magic-link',
-    endpoints: magicLinkEndpoints(resolved),
+    endpoints: magicLinkEndpoints(resolved, later),
     rateLimit: [
       {
         pathMatcher: (path: string) => path === '/sign-in/magic-link',
@@ -28,5 +31,7 @@ export function magicLink(options: MagicLinkOptions) {
         max: resolved.rateLimit.max,
       },
     ],
+    /** Resolves once mails sent after their answer (sign-up off) have gone (tests, graceful shutdown). */
+    idle: () => later.idle(),
   })
 }

@@ -14,18 +14,15 @@ export type LinkAuth = ReturnType<typeof linkAuth>
 
 export function linkAuth(options: Partial<MagicLinkOptions> = {}, core: Parameters<typeof accountAuth>[0] = {}) {
   const links: MagicLinkMail[] = []
-  const auth = accountAuth({
-    ...core,
-    plugins: [
-      magicLink({
-        sendMagicLink: (mail) => {
-          links.push(mail)
-        },
-        ...options,
-      }),
-    ],
+  const plugin = magicLink({
+    sendMagicLink: (mail) => {
+      links.push(mail)
+    },
+    ...options,
   })
-  return Object.assign(auth, { links, lastLink: () => links[links.length - 1] })
+  const auth = accountAuth({ ...core, plugins: [plugin] })
+  // `idle`: with sign-up off the mail goes after the answer; wait for it before reading `links`.
+  return Object.assign(auth, { links, lastLink: () => links[links.length - 1], idle: () => plugin.idle() })
 }
 
 /** POST /sign-in/magic-link from the app's origin. */

@@ -61,6 +61,7 @@ describe('POST /sign-in/magic-link', () => {
     const known = await requestLink(auth, { email: 'known@example.com' })
     expect(unknown).toEqual({ status: 200, body: { status: true } })
     expect(known).toEqual(unknown)
+    await auth.idle()
     expect(auth.links.map((mail) => mail.email)).toEqual(['known@example.com'])
     expect((await verificationRows(auth)).filter((row) => row.identifier.startsWith('magic-link:'))).toHaveLength(2)
   })
@@ -130,6 +131,79 @@ describe('POST /sign-in/magic-link', () => {
     expect(auth.links).toHaveLength(3)
     auth.clock.advance(10_000)
     expect((await requestLink(auth, { email: 'later@example.com' }, ip)).status).toBe(200)
+  })
+})
+
+describe('with sign-up off, no timing oracle (docs/magic-link.md#security)', () => {
+  /** Lets `turns` turns of the event loop pass: "a while", counted in turns rather than milliseconds. */
+  async function turns(count: number) {
+    for (let turn = 0; turn < count; turn++) await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+
+  /** A mail callback that never finishes until the test opens its gate. */
+  function slowMailer() {
+    const log: string[] = []
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    let started!: () => void
+    const running = new Promise<void>((resolve) => (started = resolve))
+    const sendMagicLink = async (mail: { email: string }) => {
+      log.push(`started ${mail.email}`)
+      started()
+      await gate
+      log.push(`sent ${mail.email}`)
+    }
+    return { log, sendMagicLink, running, open }
+  }
+
+  /** POST /sign-in/magic-link, noting in `log` when the answer arrived. */
+  async function ask(auth: LinkAuth, log: string[], email: string) {
+    const response = await auth.handler(request('/api/auth/sign-in/magic-link', { json: { email }, headers: { origin: BASE } }))
+    log.push(`answered ${email}`)
+    return { status: response.status, body: await response.json(), cookies: response.headers.getSetCookie() }
+  }
+
+  it('answers a known address without waiting for the mail callback, as it answers an unknown one', async () => {
+    const mailer = slowMailer()
+    const auth = linkAuth({ disableSignUp: true, sendMagicLink: mailer.sendMagicLink })
+    await signUp(auth, { email: 'known@example.com' })
+
+    const known = ask(auth, mailer.log, 'known@example.com')
+    // Either the answer comes while the callback is held, or it is stuck behind it: the oracle.
+    const first = await Promise.race([known.then(() => 'answered'), mailer.running.then(() => turns(50)).then(() => 'waiting for the mail')])
+    mailer.open()
+    expect(first).toBe('answered')
+    const unknown = await ask(auth, mailer.log, 'nobody@example.com')
+    expect(await known).toEqual(unknown)
+    expect(unknown).toEqual({ status: 200, body: { status: true }, cookies: [] })
+
+    await auth.idle()
+    // Both answers came before the callback even started; the unknown address got none at all.
+    expect(mailer.log.indexOf('answered known@example.com')).toBeLessThan(mailer.log.indexOf('started known@example.com'))
+    expect(mailer.log.filter((line) => line.startsWith('started') || line.startsWith('sent'))).toEqual(['started known@example.com', 'sent known@example.com'])
+  })
+
+  it('a failing mail callback is not answered 500 (that too would tell known addresses): logged, and the token deleted', async () => {
+    const logs: string[] = []
+    const auth = linkAuth(
+      {
+        disableSignUp: true,
+        sendMagicLink: () => {
+          throw new Error('SMTP down')
+        },
+      },
+      { logger: { level: 'debug', log: (_level, message) => void logs.push(message) } },
+    )
+    await signUp(auth, { email: 'known@example.com' })
+    const known = await requestLink(auth, { email: 'known@example.com' })
+    const unknown = await requestLink(auth, { email: 'nobody@example.com' })
+    expect(known).toEqual({ status: 200, body: { status: true } })
+    expect(unknown).toEqual(known)
+    await auth.idle()
+    expect(logs).toContain('mail callback failed')
+    const rows = (await verificationRows(auth)).filter((row) => row.identifier.startsWith('magic-link:'))
+    // The unknown address's token stays (unmailed, it expires); the one whose mail failed is gone.
+    expect(rows.map((row) => JSON.parse(row.value).email)).toEqual(['nobody@example.com'])
   })
 })
 
@@ -258,6 +332,7 @@ describe('GET /magic-link/verify', () => {
     const auth = linkAuth({ disableSignUp: true })
     const { body } = await signUp(auth, { email: 'gone@example.com' })
     await requestLink(auth, { email: 'gone@example.com', callbackURL: '/in' })
+    await auth.idle()
     const { db } = await auth.$context
     await db.delete({ model: 'session', where: { field: 'userId', value: body.user.id } })
     await db.delete({ model: 'account', where: { field: 'userId', value: body.user.id } })

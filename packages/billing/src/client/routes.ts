@@ -4,7 +4,8 @@
  * one call per list, named after what it lists (`client.customer.orders()`
  * for GET /customer/orders/list). All four read, so none signals a store.
  * The outbound calls: `client.checkout()`, `client.portal()` (both follow
- * the `{ url, redirect }` answer to the platform) and `client.usage.ingest()`.
+ * the `{ url, redirect }` answer to the platform) and `client.usage.ingest()`
+ * (routed only when the server lists `usage.events`; otherwise it answers 404).
  * Left out on purpose: the webhook route (the billing platform's, not a
  * browser's) and the server-only calls (`getCustomerState`,
  * `hasActiveSubscription`, `hasBenefit`, `replayBillingEvents`), which no

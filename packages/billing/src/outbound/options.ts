@@ -2,11 +2,13 @@
  * @module
  * The outbound options of `billing(options)` (docs/billing.md#outbound-calls):
  * platform access, customers created on sign-up, checkout products by slug,
- * and usage batching. Without `platform`, every outbound route answers
+ * usage batching, and the usage catalogue that opens POST /usage/ingest to
+ * signed-in users (usage-events.ts). Without `platform`, every outbound route answers
  * `BILLING_PLATFORM_NOT_CONFIGURED` and the webhook and reading routes work
  * as before.
  */
 import type { PlatformOptions } from './platform.js'
+import { DEFAULT_USAGE_RATE_LIMIT, resolveUsageEvents, type ResolvedUsageRule, type UsageEventRule, type UsageRateLimit } from './usage-events.js'
 
 export interface CheckoutProduct {
   readonly productId: string
@@ -36,6 +38,14 @@ export interface OutboundOptions {
     readonly batchWindowMs?: number
     /** At most this many events per call; a full batch is sent at once. Default 100. */
     readonly maxBatchSize?: number
+    /**
+     * The events signed-in users may report through POST /usage/ingest, each
+     * with a `schema` or a `validate` callback and number bounds (docs/billing.md#usage-events).
+     * Without it the route is server-only: `auth.api.ingestUsage` works, a request is 404.
+     */
+    readonly events?: Readonly<Record<string, UsageEventRule>>
+    /** POST /usage/ingest requests per window and user. Default `{ window: 60, max: 60 }`; false turns the budget off. */
+    readonly rateLimit?: UsageRateLimit | false
   }
 }
 
@@ -48,6 +58,10 @@ export interface ResolvedOutbound {
   readonly authenticatedUsersOnly: boolean
   readonly batchWindowMs: number
   readonly maxBatchSize: number
+  /** The events a request may report; null: the route is server-only. */
+  readonly usageEvents: ReadonlyMap<string, ResolvedUsageRule> | null
+  /** The per-user budget of POST /usage/ingest; null: none. */
+  readonly usageRateLimit: UsageRateLimit | null
 }
 
 /**
@@ -65,6 +79,10 @@ export function resolveOutbound(options: OutboundOptions): ResolvedOutbound {
   const batchWindowMs = options.usage?.batchWindowMs ?? 200
   const maxBatchSize = options.usage?.maxBatchSize ?? 100
   if (!(batchWindowMs >= 0) || !(maxBatchSize >= 1)) throw new Error('billing: usage.batchWindowMs must be >= 0 and usage.maxBatchSize >= 1')
+  const usageRateLimit = options.usage?.rateLimit === false ? null : (options.usage?.rateLimit ?? DEFAULT_USAGE_RATE_LIMIT)
+  if (usageRateLimit && !(Number.isFinite(usageRateLimit.window) && usageRateLimit.window > 0 && Number.isInteger(usageRateLimit.max) && usageRateLimit.max >= 1)) {
+    throw new Error('billing: usage.rateLimit needs a positive window (seconds) and a positive integer max')
+  }
   return {
     platform,
     createCustomerOnSignUp: options.createCustomerOnSignUp ?? false,
@@ -74,5 +92,7 @@ export function resolveOutbound(options: OutboundOptions): ResolvedOutbound {
     authenticatedUsersOnly: options.checkout?.authenticatedUsersOnly ?? true,
     batchWindowMs,
     maxBatchSize,
+    usageEvents: options.usage?.events ? resolveUsageEvents(options.usage.events) : null,
+    usageRateLimit,
   }
 }

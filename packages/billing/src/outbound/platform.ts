@@ -14,7 +14,9 @@
  * answers that say nothing was done. A call that still fails becomes
  * `PLATFORM_UNAVAILABLE` (503: unreachable, timed out, rate limited) or
  * `PLATFORM_BAD_RESPONSE` (502: an error status or a body the SDK's schema
- * refuses). The log line names the operation and the kind of failure only:
+ * refuses). A 422 to `events.ingest` is an answer, not a failure: it names
+ * the events refused, if it can, and the usage batcher sends the others
+ * again (usage-batcher.ts). The log line names the operation and the kind of failure only:
  * never the access token, the request or the platform's body.
  */
 import { AuthError, type Logger } from '@gatehouse/core'
@@ -60,7 +62,11 @@ type Sdk = Awaited<ReturnType<typeof loadSdk>>
 type SdkResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: unknown }
 
 /** What a failed call was, as far as the caller cares: handled answers are values, the rest throw. */
-export type Refusal = { readonly kind: 'not-found' } | { readonly kind: 'conflict'; readonly fields: readonly string[] }
+export type Refusal =
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'conflict'; readonly fields: readonly string[] }
+  /** A 422 for a request that is a list (events.ingest): the positions the platform named, if any. */
+  | { readonly kind: 'invalid'; readonly items: readonly number[] }
 
 export type CallOutcome<T> = { readonly ok: true; readonly value: T } | ({ readonly ok: false } & Refusal)
 
@@ -81,6 +87,17 @@ function describeFailure(error: unknown): { readonly unavailable: boolean; reado
 function conflictFields(error: unknown): string[] {
   if (!(error instanceof Error) || error.name !== 'HTTPValidationError' || !('detail' in error) || !Array.isArray(error.detail)) return []
   return error.detail.map((issue: { loc?: unknown }) => (Array.isArray(issue.loc) ? String(issue.loc[issue.loc.length - 1]) : '')).filter(Boolean)
+}
+
+/** Positions in the request's list that a 422 names (`loc: ['body', 'events', 3, 'name']`). */
+function invalidItems(error: unknown, list: string): number[] {
+  if (!(error instanceof Error) || !('detail' in error) || !Array.isArray(error.detail)) return []
+  const items = error.detail.map((issue: { loc?: unknown }) => {
+    const loc = Array.isArray(issue.loc) ? issue.loc : []
+    const at = loc.indexOf(list)
+    return at >= 0 && Number.isInteger(loc[at + 1]) ? Number(loc[at + 1]) : -1
+  })
+  return [...new Set(items.filter((item) => item >= 0))]
 }
 
 export type Platform = ReturnType<typeof createPlatform>
@@ -129,6 +146,7 @@ export function createPlatform(options: PlatformOptions, logger: Logger) {
     if (result.ok) return result
     const status = typeof result.error === 'object' && result.error !== null && 'statusCode' in result.error ? result.error.statusCode : null
     if (status === 404 && handled.includes('not-found')) return { ok: false, kind: 'not-found' }
+    if (status === 422 && handled.includes('invalid')) return { ok: false, kind: 'invalid', items: invalidItems(result.error, 'events') }
     if (status === 422 && handled.includes('conflict')) {
       const fields = conflictFields(result.error)
       if (fields.length > 0) return { ok: false, kind: 'conflict', fields }
@@ -161,6 +179,6 @@ export function createPlatform(options: PlatformOptions, logger: Logger) {
       call('customerSessions.create', (sdk, client) => sdk.customerSessionsCreate(client, input, once), ['not-found']),
     ingestEvents: (
       events: ReadonlyArray<{ name: string; externalCustomerId: string; externalId: string; timestamp: Date; metadata: Record<string, string | number | boolean> }>,
-    ) => call('events.ingest', (sdk, client) => sdk.eventsIngest(client, { events: [...events] }, idempotent)),
+    ) => call('events.ingest', (sdk, client) => sdk.eventsIngest(client, { events: [...events] }, idempotent), ['invalid']),
   }
 }

@@ -3,17 +3,19 @@
  * The plugin's outbound state for one auth: the platform client (made on
  * first use, with the auth's logger; the SDK itself loads on the first
  * call), the usage batcher, and the user hooks that record customer syncs
- * (customer-sync.ts). Pushes started by a hook run in the background:
+ * (customer-sync.ts), and the counter store of the per-user usage budget
+ * (usage-budget.ts). Pushes started by a hook run in the background:
  * the sign-up or profile change has committed and answers at once; the
  * pending row makes sure the push happens even if this process dies.
  */
-import { AuthError, type AuthContext, type DatabaseHookContext, type DatabaseHooks, type Row } from '@gatehouse/core'
+import { AuthError, type AuthContext, type DatabaseHookContext, type DatabaseHooks, type RateLimitStore, type Row } from '@gatehouse/core'
 import { BillingErrors } from '../errors.js'
 import type { ResolvedBillingOptions } from '../options.js'
 import { customerForReference } from '../read/customers.js'
 import { markCustomerDirty, syncDueCustomers, type CustomerSyncRecord, type SyncContext } from './customer-sync.js'
 import { createPlatform, type Platform } from './platform.js'
 import { createUsageBatcher, type UsageBatcher } from './usage-batcher.js'
+import { spendUsageBudget, usageBudgetStore } from './usage-budget.js'
 
 /** Due rows of other users pushed along with each sign-up or outbound call. */
 const DRAIN_LIMIT = 5
@@ -22,6 +24,8 @@ export interface OutboundRuntime {
   /** The platform client for this auth; `BILLING_PLATFORM_NOT_CONFIGURED` without an access token. */
   platform(auth: AuthContext): Platform
   usage(auth: AuthContext): UsageBatcher
+  /** Counts one POST /usage/ingest of `userId` against the per-user budget (usage-budget.ts); throws 429 past it. */
+  spendUsageBudget(auth: AuthContext, userId: string): Promise<void>
   syncContext(auth: AuthContext): SyncContext
   /** Pushes `referenceId`'s pending sync now (ignoring backoff), then a few other due ones in the background. */
   syncBefore(auth: AuthContext, referenceId: string): Promise<void>
@@ -48,6 +52,7 @@ export function createOutboundRuntime(options: ResolvedBillingOptions): Outbound
   const settings = options.outbound
   const platforms = new WeakMap<AuthContext, Platform>()
   const batchers = new WeakMap<AuthContext, UsageBatcher>()
+  const budgets = new WeakMap<AuthContext, RateLimitStore>()
   const running = new Set<Promise<unknown>>()
   let initialized: AuthContext | undefined
 
@@ -59,6 +64,14 @@ export function createOutboundRuntime(options: ResolvedBillingOptions): Outbound
       platforms.set(auth, made)
     }
     return made
+  }
+  const budgetStore = (auth: AuthContext): RateLimitStore => {
+    let store = budgets.get(auth)
+    if (!store) {
+      store = usageBudgetStore(auth)
+      budgets.set(auth, store)
+    }
+    return store
   }
   const syncContext = (auth: AuthContext): SyncContext => ({ db: auth.db, platform: platform(auth), logger: auth.logger, now: auth.clock.now() })
   const background = (auth: AuthContext, task: () => Promise<unknown>) => {
@@ -120,10 +133,13 @@ export function createOutboundRuntime(options: ResolvedBillingOptions): Outbound
     usage(auth) {
       let batcher = batchers.get(auth)
       if (!batcher) {
-        batcher = createUsageBatcher({ platform: platform(auth), windowMs: settings.batchWindowMs, maxBatchSize: settings.maxBatchSize })
+        batcher = createUsageBatcher({ platform: platform(auth), logger: auth.logger, windowMs: settings.batchWindowMs, maxBatchSize: settings.maxBatchSize })
         batchers.set(auth, batcher)
       }
       return batcher
+    },
+    async spendUsageBudget(auth, userId) {
+      if (settings.usageRateLimit) await spendUsageBudget(auth, budgetStore(auth), settings.usageRateLimit, userId, auth.clock.now())
     },
     syncContext,
     async syncBefore(auth, referenceId) {
@@ -137,6 +153,8 @@ export function createOutboundRuntime(options: ResolvedBillingOptions): Outbound
     databaseHooks,
     init(auth) {
       initialized = auth
+      // A counter store that cannot work (secondary storage without increment) fails at start-up, not on the first event.
+      if (settings.usageEvents && settings.usageRateLimit) budgetStore(auth)
     },
   }
 }

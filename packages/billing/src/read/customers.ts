@@ -4,9 +4,12 @@
  * whoever its `external_id` names: the user id, or the organization id for
  * organization billing. With `linkCustomersByEmail`, a customer without an
  * external id also belongs to the user with the same email, but only while
- * that user's email is verified, checked at read time against the user row
- * (an unverified address proves nothing: anyone can sign up with someone
- * else's). Deleted customers belong to no one.
+ * the address is verified on both sides, checked at read time: the user's
+ * (against the user row: anyone can sign up with someone else's address)
+ * and the customer's (`email_verified` from the platform: anyone can type
+ * someone else's address into a hosted checkout, and that customer's
+ * subscriptions would then pass for the victim's; docs/billing.md#security).
+ * Deleted customers belong to no one.
  */
 import type { Row, Store } from '@gatehouse/core'
 import { fromRow, type BillingCustomer } from './shapes.js'
@@ -15,7 +18,7 @@ const newestFirst = { field: 'createdAt', direction: 'desc' } as const
 
 /**
  * The user's customer: the one whose external id is the user id, else (when
- * enabled) the newest one linked by verified email.
+ * enabled) the newest one linked by an email both the user and the platform verified.
  *
  * @example
  * const customer = await customerForUser(db, user.id, { linkByEmail: false })
@@ -30,6 +33,7 @@ export async function customerForUser(db: Store, userId: string, options: { read
     where: [
       { field: 'externalId', value: null },
       { field: 'email', value: user.email, insensitive: true },
+      { field: 'emailVerified', value: true },
       { field: 'deletedAt', value: null },
     ],
     sortBy: newestFirst,

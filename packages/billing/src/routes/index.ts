@@ -27,7 +27,7 @@ export function billingEndpoints(options: ResolvedBillingOptions, outbound: Outb
     replayBillingEvents: replayEventsCall(options),
     checkout: checkoutRoute(options, outbound),
     customerPortal: customerPortalRoute(options, outbound),
-    ingestUsage: usageIngestRoute(outbound),
+    ingestUsage: usageIngestRoute(options.outbound, outbound),
     syncBillingCustomers: syncCustomersCall(outbound),
   } as const
 }

@@ -8,12 +8,21 @@
  * application's `sendMagicLink`, except to an unknown address while sign-up
  * is off: nobody could use that link.
  *
+ * With sign-up off, only known addresses get the callback, so waiting for it
+ * would be an enumeration oracle: its latency, or its failure answered 500,
+ * would tell which addresses have accounts. There both take one path: the
+ * answer goes at once, and the mail (or, for an unknown address, nothing)
+ * runs after it (after-answer.ts); a failing callback deletes the token and
+ * is logged. With sign-up allowed every address gets the callback, so it is
+ * awaited and its failure answered.
+ *
  * The redirect targets were checked by the endpoint layer (relative or
  * trusted, 403 otherwise) and are checked again when the link is opened.
- * A failing mail callback deletes the token before the 500.
+ * A failing mail callback deletes the token (before the 500, when awaited).
  */
 import { AuthError, CoreErrors, defineEndpoint, deliverMail, normalizeEmail, type EndpointContext, type Row } from '@gatehouse/core'
 import { z } from 'zod'
+import type { AfterAnswer } from '../after-answer.js'
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { createLinkToken, deleteLinkToken } from '../token.js'
 
@@ -42,7 +51,7 @@ function linkURL(ctx: EndpointContext<Body>, token: string): string {
  * await auth.api.signInMagicLink({ body: { email: 'ada@example.com', callbackURL: '/dashboard' } })
  * // { status: true }, and sendMagicLink({ email, url, token }) was called
  */
-export function signInMagicLink(options: ResolvedMagicLinkOptions) {
+export function signInMagicLink(options: ResolvedMagicLinkOptions, later: AfterAnswer) {
   return defineEndpoint({
     method: 'POST',
     path: '/sign-in/magic-link',
@@ -54,9 +63,17 @@ export function signInMagicLink(options: ResolvedMagicLinkOptions) {
       const name = ctx.body.name?.trim() || null
       // Stored either way: the same writes for a known and an unknown address.
       const { token, id } = await createLinkToken(ctx.auth, { email, name }, options.expiresIn)
-      if (!user && options.disableSignUp) return { status: true }
+      const mail = { email, url: linkURL(ctx, token), token }
+      if (options.disableSignUp) {
+        // The same call for a known and an unknown address; what differs happens after the answer.
+        later.schedule(ctx.logger, async () => {
+          if (!user) return
+          await deliverMail(ctx, 'magic-link', options.sendMagicLink, mail).catch(() => deleteLinkToken(ctx.auth, id))
+        })
+        return { status: true }
+      }
       try {
-        await deliverMail(ctx, 'magic-link', options.sendMagicLink, { email, url: linkURL(ctx, token), token })
+        await deliverMail(ctx, 'magic-link', options.sendMagicLink, mail)
       } catch (error) {
         await deleteLinkToken(ctx.auth, id)
         throw error
