@@ -41,6 +41,18 @@ export default defineWorkspace([
   project('react', './packages/react', { environment: 'jsdom' }),
   project('example-server', './examples/server', { include: ['test/**/*.test.ts'], globalSetup: [] }),
   project('docs', './scripts/docs', { include: ['*.test.ts'], globalSetup: [] }),
+  // The packed packages installed with npm in fresh folders, as users install them:
+  // reads dist/ (run after `pnpm build`), never the sources.
+  {
+    test: {
+      name: 'install',
+      root: './scripts/install',
+      include: ['*.test.ts'],
+      globalSetup: ['./pack.setup.ts'],
+      testTimeout: 600_000,
+      hookTimeout: 120_000,
+    },
+  },
   // The browser suite runs the built server and app, as a black-box harness would: no source condition.
   {
     test: {

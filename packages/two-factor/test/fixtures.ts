@@ -7,7 +7,7 @@
  * codes an authenticator app would show.
  */
 import { createHmac } from 'node:crypto'
-import { base32 } from 'oslo/encoding'
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { accountAuth, browserAnswer, cookieHeader, PASSWORD, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
 import type { TwoFactorLockout, TwoFactorOptions, TwoFactorOTPMail } from '../src/options.js'
@@ -52,7 +52,7 @@ export function appCode(secret: Uint8Array, now: Date, offset = 0, digits = 6, p
 }
 
 export function secretOf(totpURI: string): Uint8Array {
-  return base32.decode(new URL(totpURI).searchParams.get('secret') ?? '', { strict: false })
+  return decodeBase32IgnorePadding(new URL(totpURI).searchParams.get('secret') ?? '')
 }
 
 export interface Enrolled {

@@ -31,6 +31,12 @@ describe('gatehouse CLI', () => {
     expect(run.io.err).toContain('No auth module found')
   })
 
+  it('with --config naming a missing file it says the file is missing, not that none was passed', async () => {
+    const run = capture(dir)
+    expect(await runCli(['migrate', '--config', './dist/auth.js'], run.sink)).toBe(2)
+    expect(run.io.err).toBe(`The config file ${join(dir, 'dist', 'auth.js')} does not exist (--config ./dist/auth.js).\n`)
+  })
+
   it('generate prints the SQL for core, plugin and additional fields, and runs nothing', async () => {
     const run = capture(dir)
     expect(await runCli(['generate', '--config', fixture], run.sink)).toBe(0)

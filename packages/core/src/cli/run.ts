@@ -1,11 +1,13 @@
 /**
  * @module
  * The CLI's logic, separate from its entry so tests can call it. A config
- * file in TypeScript needs a runtime that imports `.ts` (Node 22.6+ with type
- * stripping, or `node --import tsx`); core ships no loader of its own, to
- * keep its dependencies to the few the project allows.
+ * file in TypeScript is loaded with the project's own `tsx` when it has one
+ * (docs/getting-started.md, on Node 20), or by a runtime that imports `.ts`
+ * itself (Node 23.6+); core ships no loader of its own, to keep its
+ * dependencies to the few the project allows.
  */
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { AuthContext } from '../endpoint/context.js'
@@ -59,8 +61,12 @@ export async function runCli(
   }
   const flags = parseFlags(rest)
   const configPath = flags.config ? resolve(io.cwd, flags.config) : candidates.map((file) => resolve(io.cwd, file)).find((file) => existsSync(file))
-  if (!configPath || !existsSync(configPath)) {
-    io.err(`No auth module found. Pass --config <file>.\n\n${usage}`)
+  if (flags.config && configPath && !existsSync(configPath)) {
+    io.err(`The config file ${configPath} does not exist (--config ${flags.config}).\n`)
+    return 2
+  }
+  if (!configPath) {
+    io.err(`No auth module found in ${io.cwd}. Pass --config <file>.\n\n${usage}`)
     return 2
   }
   const auth = await loadAuth(configPath)
@@ -123,11 +129,37 @@ function parseFlags(args: readonly string[]): Flags {
 }
 
 async function loadAuth(file: string): Promise<LoadedAuth> {
-  const loaded: Record<string, unknown> = await import(pathToFileURL(file).href)
+  if (/\.[cm]?ts$/.test(file)) await registerTsx(file)
+  let loaded: Record<string, unknown>
+  try {
+    loaded = await import(pathToFileURL(file).href)
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw new Error(`${file} is TypeScript, which Node ${process.versions.node} cannot import on its own: install tsx in the project (npm install -D tsx), or point --config at a JavaScript file.`, { cause: error })
+    }
+    throw error
+  }
   for (const candidate of [loaded.auth, loaded.default, (loaded.default as Record<string, unknown> | undefined)?.auth]) {
     if (isAuth(candidate)) return candidate
   }
   throw new Error(`${file} does not export a createAuth() result as \`auth\` or default.`)
+}
+
+/**
+ * Registers tsx's loader, resolved from the config file's project (never
+ * core's own dependencies), so `gatehouse migrate` reads `src/auth.ts` on
+ * Node 20 as the application's `tsx src/server.ts` does. Without tsx, the
+ * import is left to Node.
+ */
+async function registerTsx(file: string): Promise<void> {
+  let loader: string
+  try {
+    // The package's main entry is the module `node --import tsx` loads: importing it registers the hooks.
+    loader = createRequire(file).resolve('tsx')
+  } catch {
+    return
+  }
+  await import(pathToFileURL(loader).href)
 }
 
 function isAuth(value: unknown): value is LoadedAuth {

@@ -10,7 +10,7 @@
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
-import { base64url } from 'oslo/encoding'
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 
 interface NodeHash {
   update(data: string): NodeHash
@@ -44,13 +44,13 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/
 
 export const noblePrimitives: Primitives = {
   backend: 'noble',
-  sha256Base64url: (text) => base64url.encode(sha256(utf8ToBytes(text)), { includePadding: false }),
-  hmacSha256Base64url: (key, text) => base64url.encode(hmac(sha256, key, utf8ToBytes(text)), { includePadding: false }),
-  encodeBase64urlText: (text) => base64url.encode(utf8ToBytes(text), { includePadding: false }),
+  sha256Base64url: (text) => encodeBase64urlNoPadding(sha256(utf8ToBytes(text))),
+  hmacSha256Base64url: (key, text) => encodeBase64urlNoPadding(hmac(sha256, key, utf8ToBytes(text))),
+  encodeBase64urlText: (text) => encodeBase64urlNoPadding(utf8ToBytes(text)),
   decodeBase64urlText: (encoded) => {
     if (!BASE64URL.test(encoded)) return null
     try {
-      return new TextDecoder().decode(base64url.decode(encoded, { strict: false }))
+      return new TextDecoder().decode(decodeBase64urlIgnorePadding(encoded))
     } catch {
       return null
     }

@@ -1,5 +1,5 @@
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import { base64url } from 'oslo/encoding'
+import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_SCRYPT_PARAMS,
@@ -11,7 +11,7 @@ import {
 
 const salt = Uint8Array.from({ length: 16 }, (_, i) => i * 7)
 const key = Uint8Array.from({ length: 64 }, (_, i) => 255 - i)
-const b64 = (bytes: Uint8Array) => base64url.encode(bytes, { includePadding: false })
+const b64 = (bytes: Uint8Array) => encodeBase64urlNoPadding(bytes)
 
 function ours(n: number | string, r: number | string, p: number | string, s = b64(salt), k = b64(key)): string {
   return `scrypt$${n}$${r}$${p}$${s}$${k}`

@@ -21,7 +21,7 @@
  */
 
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
-import { base64url } from 'oslo/encoding'
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 
 /** The scrypt cost parameters (RFC 7914 §2) and the derived key's length in bytes. */
 export interface ScryptParams {
@@ -82,7 +82,7 @@ const HEX_KEY = /^[0-9a-fA-F]{128}$/
  */
 export function formatScryptHash(params: ScryptParams, salt: Uint8Array, key: Uint8Array): string {
   if (key.length !== params.keyLength) throw new RangeError('The key length does not match the parameters')
-  const encode = (bytes: Uint8Array) => base64url.encode(bytes, { includePadding: false })
+  const encode = (bytes: Uint8Array) => encodeBase64urlNoPadding(bytes)
   return [PREFIX, params.N, params.r, params.p, encode(salt), encode(key)].join('$')
 }
 
@@ -160,8 +160,8 @@ function decimal(text: string | undefined): number | undefined {
 function decodeBase64url(text: string | undefined): Uint8Array | undefined {
   if (text === undefined || !BASE64URL.test(text) || text.length % 4 === 1) return undefined
   try {
-    const bytes = base64url.decode(text, { strict: false })
-    return base64url.encode(bytes, { includePadding: false }) === text ? bytes : undefined
+    const bytes = decodeBase64urlIgnorePadding(text)
+    return encodeBase64urlNoPadding(bytes) === text ? bytes : undefined
   } catch {
     return undefined
   }

@@ -1,5 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto'
-import { base64url } from 'oslo/encoding'
+import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { hashPassword, passwordBytes, verifyPassword } from './scrypt.js'
 import { deriveScryptKey, detectScryptBackend } from './scrypt-kdf.js'
@@ -20,7 +20,7 @@ function referenceScrypt(password: string, salt: Uint8Array | string): Buffer {
   return scryptSync(password.normalize('NFKC'), salt, 64, { N: 16384, r: 16, p: 1, maxmem: 64 * 2 ** 20 })
 }
 
-const b64 = (bytes: Uint8Array) => base64url.encode(bytes, { includePadding: false })
+const b64 = (bytes: Uint8Array) => encodeBase64urlNoPadding(bytes)
 
 describe('hashPassword and verifyPassword', () => {
   it('round-trips in the documented format', async () => {

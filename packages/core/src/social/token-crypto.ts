@@ -9,7 +9,7 @@
  * `v1.<iv>.<ciphertext+tag>`, base64url; decryption tries every configured
  * secret, so rotating the secret keeps old rows readable.
  */
-import { base64url } from 'oslo/encoding'
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 import { sharedKey, sharedKeys, type Secrets } from '../crypto/keys.js'
 
 const PURPOSE = 'account-token'
@@ -90,9 +90,9 @@ export async function decryptToken(
 }
 
 function encode(bytes: Uint8Array): string {
-  return base64url.encode(bytes, { includePadding: false })
+  return encodeBase64urlNoPadding(bytes)
 }
 
 function decode(text: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(base64url.decode(text, { strict: false }))
+  return new Uint8Array(decodeBase64urlIgnorePadding(text))
 }

@@ -16,21 +16,21 @@ export interface MailContext {
 
 export interface EmailAndPasswordOptions {
   /** Turns on the email-and-password routes. Default false. */
-  readonly enabled?: boolean
+  readonly enabled?: boolean | undefined
   /** Refuses sign-up/email ("Email and password sign up is not enabled"); sign-in still works. */
-  readonly disableSignUp?: boolean
+  readonly disableSignUp?: boolean | undefined
   /** Default 8. */
-  readonly minPasswordLength?: number
+  readonly minPasswordLength?: number | undefined
   /** Default 128. Longer input is refused, never truncated. */
-  readonly maxPasswordLength?: number
+  readonly maxPasswordLength?: number | undefined
   /** Sign the user in at sign-up. Default true. */
-  readonly autoSignIn?: boolean
+  readonly autoSignIn?: boolean | undefined
   /** Sign-in fails with 403 "Email not verified" until the email is verified. Default false. */
-  readonly requireEmailVerification?: boolean
+  readonly requireEmailVerification?: boolean | undefined
   /** Mails the reset link; required for request-password-reset. */
-  readonly sendResetPassword?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+  readonly sendResetPassword?: ((data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void) | undefined
   /** Seconds a reset token lives. Default 3600. */
-  readonly resetPasswordTokenExpiresIn?: number
+  readonly resetPasswordTokenExpiresIn?: number | undefined
   /**
    * A password reset ends every session, OAuth grant and pending second
    * factor of the user (docs/accounts.md#password-reset). Default true;
@@ -38,31 +38,31 @@ export interface EmailAndPasswordOptions {
    * password stays signed in after the owner recovered the account. An
    * address that was not yet verified loses them anyway (the reset proves the mailbox).
    */
-  readonly revokeSessionsOnPasswordReset?: boolean
-  readonly onPasswordReset?: (data: { user: User }) => Promise<void> | void
+  readonly revokeSessionsOnPasswordReset?: boolean | undefined
+  readonly onPasswordReset?: ((data: { user: User }) => Promise<void> | void) | undefined
   /** Replace the scrypt hasher (to migrate from another library's hashes, say). */
   readonly password?: {
-    readonly hash?: (password: string) => Promise<string>
-    readonly verify?: (data: { hash: string; password: string }) => Promise<boolean>
+    readonly hash?: ((password: string) => Promise<string>) | undefined
+    readonly verify?: ((data: { hash: string; password: string }) => Promise<boolean>) | undefined
   }
 }
 
 export interface EmailVerificationOptions {
   /** Mails the verification link; without it verification mails cannot be sent. */
-  readonly sendVerificationEmail?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+  readonly sendVerificationEmail?: ((data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void) | undefined
   /** Send the verification mail at sign-up. Default false. */
-  readonly sendOnSignUp?: boolean
+  readonly sendOnSignUp?: boolean | undefined
   /** Create a session when the email is verified. Default false. */
-  readonly autoSignInAfterVerification?: boolean
+  readonly autoSignInAfterVerification?: boolean | undefined
   /** Seconds a verification token lives. Default 3600. */
-  readonly expiresIn?: number
-  readonly afterEmailVerification?: (user: User) => Promise<void> | void
+  readonly expiresIn?: number | undefined
+  readonly afterEmailVerification?: ((user: User) => Promise<void> | void) | undefined
 }
 
 export interface UserOptions {
-  readonly additionalFields?: Readonly<Record<string, FieldDefinition>>
+  readonly additionalFields?: Readonly<Record<string, FieldDefinition>> | undefined
   readonly changeEmail?: {
-    readonly enabled?: boolean
+    readonly enabled?: boolean | undefined
     /** Mails the confirmation link to the current address when it is verified (docs/accounts.md#changing-the-email). */
     readonly sendChangeEmailVerification?: (
       data: { user: User; newEmail: string; url: string; token: string },
@@ -70,13 +70,13 @@ export interface UserOptions {
     ) => Promise<void> | void
   }
   readonly deleteUser?: {
-    readonly enabled?: boolean
+    readonly enabled?: boolean | undefined
     /** Mails the deletion link; when set, delete-user without password or token sends it instead of deleting. */
-    readonly sendDeleteAccountVerification?: (data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void
+    readonly sendDeleteAccountVerification?: ((data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void) | undefined
     /** Seconds a delete-account token lives. Default 86400. */
-    readonly deleteTokenExpiresIn?: number
-    readonly beforeDelete?: (user: User) => Promise<void> | void
-    readonly afterDelete?: (user: User) => Promise<void> | void
+    readonly deleteTokenExpiresIn?: number | undefined
+    readonly beforeDelete?: ((user: User) => Promise<void> | void) | undefined
+    readonly afterDelete?: ((user: User) => Promise<void> | void) | undefined
   }
 }
 
@@ -86,31 +86,31 @@ export interface AccountOptions {
      * Link a social account to an existing user with the same email, and allow link-social
      * (docs/social.md#account-linking). Default true; the linking rules still apply.
      */
-    readonly enabled?: boolean
+    readonly enabled?: boolean | undefined
     /** Allow unlinking the last account, which leaves the user no way to sign in. Default false. */
-    readonly allowUnlinkingAll?: boolean
+    readonly allowUnlinkingAll?: boolean | undefined
     /** Providers whose emails count as verified for implicit linking, whatever they report. */
-    readonly trustedProviders?: readonly string[]
+    readonly trustedProviders?: readonly string[] | undefined
     /** link-social may link a provider account whose email differs from the user's. Default false. */
-    readonly allowDifferentEmails?: boolean
+    readonly allowDifferentEmails?: boolean | undefined
   }
 }
 
 export interface AdvancedOptions {
   /** Default `gatehouse`: cookies are named `gatehouse.session_token` and so on. */
-  readonly cookiePrefix?: string
+  readonly cookiePrefix?: string | undefined
   /** Default: true when `baseURL` is https (adds `Secure` and the `__Secure-` prefix). */
-  readonly useSecureCookies?: boolean
+  readonly useSecureCookies?: boolean | undefined
   /** Shares cookies with subdomains of `domain`. */
-  readonly crossSubDomainCookies?: { readonly enabled: boolean; readonly domain: string }
+  readonly crossSubDomainCookies?: { readonly enabled: boolean; readonly domain: string } | undefined
   /** Turns off the origin check (docs/security.md#trusted-origins-securityoriginsts). Only for local development. */
-  readonly disableOriginCheck?: boolean
+  readonly disableOriginCheck?: boolean | undefined
   readonly ipAddress?: {
     /** Headers that carry the client address, in order of preference. Default `['x-forwarded-for']`. */
-    readonly ipAddressHeaders?: readonly string[]
-    readonly disableIpTracking?: boolean
+    readonly ipAddressHeaders?: readonly string[] | undefined
+    readonly disableIpTracking?: boolean | undefined
     /** Proxies in front of the server that append to x-forwarded-for. Default 1. */
-    readonly trustedProxyCount?: number
+    readonly trustedProxyCount?: number | undefined
   }
-  readonly generateId?: (model: string) => string
+  readonly generateId?: ((model: string) => string) | undefined
 }

@@ -13,7 +13,7 @@
 import type { Random, Secrets } from '@gatehouse/core'
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { base64url } from 'oslo/encoding'
+import { encodeBase64urlNoPadding } from '@oslojs/encoding'
 
 export const BACKUP_CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789'
 const DIGITS = '0123456789'
@@ -34,7 +34,7 @@ export function generateOtp(random: Random, digits: number): string {
 }
 
 function mac(key: Uint8Array, userId: string, code: string): string {
-  return base64url.encode(hmac(sha256, key, new TextEncoder().encode(`${userId}:${code}`)), { includePadding: false })
+  return encodeBase64urlNoPadding(hmac(sha256, key, new TextEncoder().encode(`${userId}:${code}`)))
 }
 
 /** The stored form of a code, under the newest secret. */

@@ -9,7 +9,7 @@
  * secret keeps existing setups working.
  */
 import type { Secrets } from '@gatehouse/core'
-import { base64url } from 'oslo/encoding'
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 
 const PURPOSE = 'two-factor:totp-secret'
 const VERSION = 'v1'
@@ -20,7 +20,7 @@ function aesKey(raw: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKe
 
 /** A copy backed by a plain ArrayBuffer, the only kind WebCrypto's types accept. */
 const own = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes)
-const encode = (bytes: Uint8Array) => base64url.encode(bytes, { includePadding: false })
+const encode = (bytes: Uint8Array) => encodeBase64urlNoPadding(bytes)
 const utf8 = (text: string) => new TextEncoder().encode(text)
 
 /**
@@ -40,8 +40,8 @@ export async function openSecret(secrets: Secrets, userId: string, stored: strin
   let iv: Uint8Array
   let sealed: Uint8Array
   try {
-    iv = base64url.decode(ivText, { strict: false })
-    sealed = base64url.decode(sealedText, { strict: false })
+    iv = decodeBase64urlIgnorePadding(ivText)
+    sealed = decodeBase64urlIgnorePadding(sealedText)
   } catch {
     return null
   }

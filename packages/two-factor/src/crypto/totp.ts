@@ -1,18 +1,14 @@
 /**
  * @module
- * TOTP (RFC 6238) on oslo's HOTP (RFC 4226, HMAC-SHA1 with dynamic
+ * TOTP (RFC 6238) on `@oslojs/otp`'s HOTP (RFC 4226, HMAC-SHA1 with dynamic
  * truncation): the counter is the time step `floor(unix seconds / period)`,
  * read from the injected clock so tests can move time. A code matches when
  * it equals the code of the current step or of one step either side (the
  * window, RFC 6238 §5.2, for clock drift); the matching step is returned so
  * the caller can refuse any step at or before the last one used (replays).
- * oslo is loaded on first use, keeping the plugin's import cheap.
  */
 import { constantTimeEqual } from '@gatehouse/core'
-
-type OtpModule = typeof import('oslo/otp')
-let otpModule: Promise<OtpModule> | undefined
-const otp = (): Promise<OtpModule> => (otpModule ??= import('oslo/otp'))
+import { createTOTPKeyURI, generateHOTP } from '@oslojs/otp'
 
 export interface TotpParameters {
   readonly digits: number
@@ -32,8 +28,7 @@ export function timeStep(now: Date, period: number): number {
  * await totpForStep(secret, timeStep(new Date(59_000), 30), 8) // '94287082' for the RFC's SHA1 key
  */
 export async function totpForStep(secret: Uint8Array, step: number, digits: number): Promise<string> {
-  const { generateHOTP } = await otp()
-  return generateHOTP(secret, step, digits)
+  return generateHOTP(secret, BigInt(step), digits)
 }
 
 /**
@@ -65,6 +60,5 @@ export async function matchTotp(secret: Uint8Array, code: string, now: Date, par
  * await totpURI(secret, { issuer: 'Acme', account: 'ada@example.com', digits: 6, period: 30 })
  */
 export async function totpURI(secret: Uint8Array, details: { issuer: string; account: string; digits: number; period: number }): Promise<string> {
-  const [{ createTOTPKeyURI }, { TimeSpan }] = await Promise.all([otp(), import('oslo')])
-  return createTOTPKeyURI(details.issuer, details.account, secret, { digits: details.digits, period: new TimeSpan(details.period, 's') })
+  return createTOTPKeyURI(details.issuer, details.account, secret, details.period, details.digits)
 }

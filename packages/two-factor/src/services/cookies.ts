@@ -15,7 +15,7 @@
  *   change or reset replaces it (plugin.ts): every such cookie then fails.
  */
 import { constantTimeEqual, type EndpointContext } from '@gatehouse/core'
-import { base64url } from 'oslo/encoding'
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from '@oslojs/encoding'
 
 export const PENDING_COOKIE = 'two_factor'
 export const TRUST_COOKIE = 'trust_device'
@@ -23,13 +23,13 @@ export const TRUST_COOKIE = 'trust_device'
 type Jar = Pick<EndpointContext, 'cookies' | 'clock'>
 
 function encode(value: object): string {
-  return base64url.encode(new TextEncoder().encode(JSON.stringify(value)), { includePadding: false })
+  return encodeBase64urlNoPadding(new TextEncoder().encode(JSON.stringify(value)))
 }
 
 function decode(text: string | null): Record<string, unknown> | null {
   if (!text) return null
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(base64url.decode(text, { strict: false })))
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(decodeBase64urlIgnorePadding(text)))
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null
   } catch {
     return null

@@ -3,6 +3,8 @@
  * `@gatehouse/core/adapters/sqlite`: the Kysely adapter on better-sqlite3.
  * A file path is all it needs. Imports better-sqlite3 only, never pg or mysql2.
  */
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
 import type { AdapterFactory } from '../adapter.js'
@@ -27,18 +29,19 @@ type Tables = Record<string, Record<string, unknown>>
  * file itself — `':memory:'` for a throwaway database — switches it to WAL
  * (readers do not block the writer), turns on foreign keys (off by default in
  * SQLite, and the cascades of sessions and accounts rely on them) and sets a
- * busy timeout; `close()` closes it. Given an open `Database`, the adapter
- * leaves its settings and lifetime to the caller, who should enable
- * `foreign_keys` on it.
+ * busy timeout; `close()` closes it. A relative path resolves against the
+ * process's working directory, and the file's folder is created when missing
+ * (docs/adapters.md#built-in-adapters). Given an open `Database`, the adapter leaves its
+ * settings and lifetime to the caller, who should enable `foreign_keys` on it.
  *
  * @example
- * const auth = createAuth({ database: sqliteAdapter('./auth.db') })
- * await auth.migrate()
+ * const auth = createAuth({ database: sqliteAdapter('./data/auth.db') })
+ * await runMigrations(auth)
  */
 export function sqliteAdapter(pathOrDatabase: string | Database.Database, options: SqliteAdapterOptions = {}): AdapterFactory {
   return ({ schema }) => {
     const owned = typeof pathOrDatabase === 'string'
-    const database = owned ? new Database(pathOrDatabase, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }) : pathOrDatabase
+    const database = owned ? openFile(pathOrDatabase, options) : pathOrDatabase
     if (owned) {
       database.pragma('journal_mode = WAL')
       database.pragma('foreign_keys = ON')
@@ -46,6 +49,20 @@ export function sqliteAdapter(pathOrDatabase: string | Database.Database, option
     }
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) })
     return createKyselyAdapter({ db, dialect: 'sqlite', ownsConnection: owned }, schema)
+  }
+}
+
+/**
+ * Opens the file, creating its folder first: better-sqlite3 refuses a path
+ * whose folder does not exist, with a message that does not name the path.
+ */
+function openFile(path: string, options: SqliteAdapterOptions): Database.Database {
+  const inMemory = path === ':memory:' || path === '' || path.startsWith('file:')
+  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true })
+  try {
+    return new Database(path, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding })
+  } catch (error) {
+    throw new Error(`Cannot open the SQLite database ${inMemory ? path : resolve(path)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
 }
 
