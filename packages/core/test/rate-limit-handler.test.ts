@@ -132,6 +132,56 @@ describe('rate limits through handler', () => {
     expect((await auth[handleIncomingKey](fromPeer('192.0.2.60', { 'cf-connecting-ip': '198.51.100.60' }))).status).toBe(200)
   })
 
+  it('auth.handler(request, { ip }) without a forwarded header: four wrong passwords from one address, the fourth is 429; another address has its own budget', async () => {
+    const lines: string[] = []
+    const auth = accountAuth({ rateLimit: { enabled: true }, logger: warnings(lines) })
+    const signIn = (ip: string, headers: Record<string, string> = {}) =>
+      auth.handler(
+        request('/api/auth/sign-in/email', { json: { email: 'nobody@example.com', password: 'whatever1' }, headers: { origin: BASE, ...headers } }),
+        { ip },
+      )
+    const statuses = []
+    for (let index = 0; index < 4; index++) statuses.push((await signIn('192.0.2.80')).status)
+    expect(statuses).toEqual([401, 401, 401, 429])
+    // The same address in its IPv4-mapped spelling shares the budget; another address does not.
+    expect((await signIn('::ffff:192.0.2.80')).status).toBe(429)
+    const other = []
+    for (let index = 0; index < 4; index++) other.push((await signIn('192.0.2.81')).status)
+    expect(other).toEqual([401, 401, 401, 429])
+    // With no proxy in front, a header the client wrote itself buys no fresh budget: the connection is the rightmost hop.
+    expect((await signIn('192.0.2.80', { 'x-forwarded-for': '203.0.113.30' })).status).toBe(429)
+    expect(lines).toEqual([])
+  })
+
+  it('auth.handler(request, { ip }) behind one proxy (trustedProxyCount: 2): the proxy\'s entry names the client, and a request without it counts under the connection', async () => {
+    const auth = testAuth({ plugins: [plugin], advanced: { ipAddress: { trustedProxyCount: 2 } } })
+    const sendVia = (ip: string, forwarded?: string) =>
+      auth.handler(request('/api/auth/sign-in/thing', { json: {}, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }), { ip })
+    const statuses = []
+    for (let index = 0; index < 4; index++) statuses.push((await sendVia('10.0.0.2', `203.0.113.${index}`)).status)
+    expect(statuses).toEqual([200, 200, 200, 200])
+    const unproxied = []
+    for (let index = 0; index < 4; index++) unproxied.push((await sendVia('192.0.2.70')).status)
+    expect(unproxied).toEqual([200, 200, 200, 429])
+  })
+
+  it('ctx.ip from auth.handler(request, { ip }): the connection with no proxy (a client-written header cannot replace it), the proxy\'s entry behind one', async () => {
+    const seen: Array<string | null> = []
+    const whoAmI = defineEndpoint({ method: 'GET', path: '/who-am-i', handler: ({ ip }) => (seen.push(ip), { ip }) })
+    const probe = definePlugin({ id: 'probe', endpoints: { whoAmI } })
+    const auth = testAuth({ plugins: [probe] })
+    const spoofed = { headers: { 'x-forwarded-for': '203.0.113.90' } }
+    await auth.handler(request('/api/auth/who-am-i'), { ip: '192.0.2.90' })
+    await auth.handler(request('/api/auth/who-am-i', spoofed), { ip: '192.0.2.90' })
+    await auth.handler(request('/api/auth/who-am-i'))
+    await auth.handler(request('/api/auth/who-am-i'), { ip: 'not an address' })
+    const proxied = testAuth({ plugins: [probe], advanced: { ipAddress: { trustedProxyCount: 2 } } })
+    await proxied.handler(request('/api/auth/who-am-i', spoofed), { ip: '10.0.0.2' })
+    const untracked = testAuth({ plugins: [probe], advanced: { ipAddress: { disableIpTracking: true } } })
+    await untracked.handler(request('/api/auth/who-am-i'), { ip: '192.0.2.90' })
+    expect(seen).toEqual(['192.0.2.90', '192.0.2.90', null, null, '203.0.113.90', null])
+  })
+
   it('custom rules override, false disables, and server-side api calls are never limited', async () => {
     const auth = testAuth({ plugins: [plugin], rateLimit: { customRules: { '/sign-in/thing': { window: 60, max: 1 } } } })
     expect((await send(auth, '192.0.2.1')).status).toBe(200)

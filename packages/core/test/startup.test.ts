@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAuth } from '../src/auth/create-auth.js'
 import { memoryAdapter } from '../src/db/memory/index.js'
 
@@ -21,6 +21,36 @@ describe('start-up configuration checks', () => {
     expect(() =>
       createAuth({ baseURL: 'https://app.test', production: true, secret: 'short', database: memoryAdapter(), logger: quiet }),
     ).toThrow(/32/)
+  })
+
+  describe('the secret from the environment', () => {
+    afterEach(() => vi.unstubAllEnvs())
+    const production = () => createAuth({ baseURL: 'https://app.test', production: true, database: memoryAdapter(), logger: quiet })
+
+    it('reads AUTH_SECRET, the name the docs use', () => {
+      vi.stubEnv('GATEHOUSE_SECRET', '')
+      vi.stubEnv('AUTH_SECRET', 'a'.repeat(40))
+      expect(production).not.toThrow()
+      vi.stubEnv('AUTH_SECRET', 'short')
+      expect(production).toThrow(/32/)
+    })
+
+    it('reads GATEHOUSE_SECRET first, as before', () => {
+      vi.stubEnv('GATEHOUSE_SECRET', 'g'.repeat(40))
+      vi.stubEnv('AUTH_SECRET', 'short')
+      expect(production).not.toThrow()
+      vi.stubEnv('GATEHOUSE_SECRET', 'short')
+      vi.stubEnv('AUTH_SECRET', 'a'.repeat(40))
+      expect(production).toThrow(/32/)
+    })
+
+    it('an explicit `secret` wins over both', () => {
+      vi.stubEnv('GATEHOUSE_SECRET', 'short')
+      vi.stubEnv('AUTH_SECRET', 'short')
+      expect(() =>
+        createAuth({ baseURL: 'https://app.test', production: true, secret: 's'.repeat(40), database: memoryAdapter(), logger: quiet }),
+      ).not.toThrow()
+    })
   })
 
   it('fails in production without a database', () => {

@@ -43,6 +43,10 @@ export function organization(options: OrganizationOptions = {}) {
     databaseHooks: hooks as DatabaseHooks,
     init: (ctx: AuthContext) => {
       initialized = ctx
+      // invite-member answers 200 either way; without this line nobody learns that no mail left (docs/organization.md#options).
+      if (!resolved.sendInvitationEmail) {
+        ctx.logger.warn('organization: sendInvitationEmail is not set, so invite-member stores invitations but mails nobody; pass sendInvitationEmail to organization() or deliver the invitation id yourself')
+      }
     },
     cleanup: invitationCleanup,
     /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createAccessControl } from '../src/access/access-control.js'
 import { adminRole, defaultStatements, memberRole, ownerRole } from '../src/access/statements.js'
+import { accountAuth } from '../../core/test/accounts.js'
+import { organization } from '../src/plugin.js'
 import { addMember, get, newUser, orgAuth, post, roster, sessionOf, type OrgAuth, type Roster } from './fixtures.js'
 
 const notMember = { code: 'YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION', message: 'You are not a member of this organization' }
@@ -18,6 +20,18 @@ async function invite(auth: OrgAuth, r: Roster, email: string, role: string | st
 }
 
 describe('POST /organization/invite-member', () => {
+  it('without sendInvitationEmail, start-up warns once that invitations are not mailed; with it, nothing is said', async () => {
+    const lines: string[] = []
+    const logger = { level: 'warn' as const, log: (_level: string, message: string) => lines.push(message) }
+    const silent = accountAuth({ logger, plugins: [organization()] })
+    await silent.$context
+    await silent.$context
+    expect(lines).toEqual([expect.stringContaining('organization: sendInvitationEmail is not set')])
+    lines.length = 0
+    await orgAuth({}, { logger }).$context
+    expect(lines).toEqual([])
+  })
+
   it('owner and admin invite; the invitation is pending for 48 hours and mailed', async () => {
     const auth = orgAuth()
     const r = await roster(auth)

@@ -5,7 +5,8 @@
  * `client.twoFactor.enable/disable/getTotpUri/verifyTotp/sendOtp/verifyOtp/
  * generateBackupCodes/verifyBackupCode`. When the user has two-factor on,
  * `client.signIn.email` answers `{ twoFactorRedirect: true }` instead of a
- * session: `isTwoFactorRedirect(data)` tells the two answers apart.
+ * session; the call's data is typed as that union, and
+ * `isTwoFactorRedirect(data)` tells the two answers apart.
  *
  * Nothing of the server plugin is imported at run time (its types only).
  */
@@ -33,7 +34,8 @@ export function isTwoFactorRedirect(data: unknown): data is TwoFactorRedirect {
   return typeof data === 'object' && data !== null && (data as { twoFactorRedirect?: unknown }).twoFactorRedirect === true
 }
 
-export type TwoFactorClient = ClientPlugin<'two-factor', TwoFactorEndpoints, TwoFactorRoutes, {}, TwoFactorErrorCode>
+/** Its `$types` say that `client.signIn.email` may answer {@link TwoFactorRedirect}: the data is typed as the union. */
+export type TwoFactorClient = ClientPlugin<'two-factor', TwoFactorEndpoints, TwoFactorRoutes, {}, TwoFactorErrorCode, {}, TwoFactorRedirect>
 
 /**
  * @example

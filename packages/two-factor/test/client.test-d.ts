@@ -37,10 +37,21 @@ describe('client.twoFactor', () => {
     void fromPlugins.twoFactor.disable({})
   })
 
-  it('the sign-in answer narrows to the redirect', async () => {
-    const { data } = await fromServer.signIn.email({ email: 'ada@example.com', password: 'x' })
-    if (isTwoFactorRedirect(data)) expectTypeOf(data).toExtend<TwoFactorRedirect>()
+  it('the sign-in answer is a union of the session answer and the redirect, and narrows either way', async () => {
+    for (const client of [fromServer, fromPlugins]) {
+      const { data, error } = await client.signIn.email({ email: 'ada@example.com', password: 'x' })
+      if (error) return
+      expectTypeOf<TwoFactorRedirect>().toExtend<typeof data>()
+      // @ts-expect-error the answer may be the redirect, which has no user
+      void data.user
+      if (isTwoFactorRedirect(data)) expectTypeOf(data).toEqualTypeOf<TwoFactorRedirect>()
+      else expectTypeOf(data.user.email).toEqualTypeOf<string>()
+      if ('twoFactorRedirect' in data) expectTypeOf(data.twoFactorRedirect).toEqualTypeOf<true>()
+    }
     expectTypeOf(isTwoFactorRedirect).guards.toEqualTypeOf<TwoFactorRedirect>()
+    // Without two-factor, sign-in answers a session only.
+    const plain = await createAuthClient({ baseURL: 'http://localhost:3000' }).signIn.email({ email: 'ada@example.com', password: 'x' })
+    if (!plain.error) expectTypeOf(plain.data.user.email).toEqualTypeOf<string>()
   })
 
   it('error codes include the catalogue', async () => {

@@ -58,12 +58,13 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
   }
   const basePath = normaliseBasePath(options.basePath ?? (url.pathname !== '/' ? url.pathname : '/api/auth'))
 
-  const secretInput = options.secret ?? readEnv('GATEHOUSE_SECRET')
+  // AUTH_SECRET is the name the docs and most auth libraries use; GATEHOUSE_SECRET, read first, stays for existing deployments.
+  const secretInput = options.secret ?? (readEnv('GATEHOUSE_SECRET') || readEnv('AUTH_SECRET'))
   let secrets: Secrets
   if (secretInput === undefined || secretInput === '' || (Array.isArray(secretInput) && secretInput.length === 0)) {
     if (production) {
       throw new Error(
-        'Gatehouse: a secret is required in production. Set `secret` (or GATEHOUSE_SECRET) to at least 32 random characters, e.g. the output of `openssl rand -base64 32`.',
+        'Gatehouse: a secret is required in production. Set `secret` (or the AUTH_SECRET environment variable) to at least 32 random characters, e.g. the output of `openssl rand -base64 32`.',
       )
     }
     logger.warn('no secret configured: using the development secret. Never run like this in production.')

@@ -8,7 +8,7 @@
  */
 import { createApi, type Api } from '../endpoint/api.js'
 import type { EndpointMap } from '../endpoint/define-endpoint.js'
-import { handleIncoming, handleRequest, type HandlerRuntime } from '../endpoint/handler.js'
+import { handleIncoming, handleRequest, type HandlerOptions, type HandlerRuntime } from '../endpoint/handler.js'
 import { handleIncomingKey, type Incoming } from '../endpoint/incoming.js'
 import type { Outgoing } from '../endpoint/respond.js'
 import { createRouter } from '../endpoint/router.js'
@@ -54,8 +54,17 @@ export type UserFields<O extends GatehouseOptions> = InferFields<NonNullable<O['
 export type SessionFields<O extends GatehouseOptions> = InferFields<NonNullable<O['session']>['additionalFields']>
 
 export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
-  /** Answers a request for any route below `basePath`; mount it in any framework. */
-  readonly handler: (request: Request) => Promise<Response>
+  /**
+   * Answers a request for any route below `basePath`; mount it in any framework.
+   * Pass the connection's address as `ip` where the framework knows it (Hono on
+   * node, Bun, Deno): it counts as one more x-forwarded-for hop, as the socket's
+   * peer does in `toNodeHandler`, so rate limits and `ctx.ip` see the client
+   * (docs/rate-limits.md#web-handlers).
+   *
+   * @example
+   * app.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw, { ip: c.env.incoming.socket.remoteAddress }))
+   */
+  readonly handler: (request: Request, options?: HandlerOptions) => Promise<Response>
   /** The endpoints called in-process: `await auth.api.getSession({ headers })`. */
   readonly api: Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>
   readonly options: O
@@ -88,11 +97,17 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
   const router = createRouter(endpoints)
 
   let runtime: Promise<HandlerRuntime> | undefined
-  const ready = () => (runtime ??= initialize(config, router))
+  // Kept, failed or not: a failure is logged once here, with its cause, and each later request answers 500 with it
+  // (toNodeHandler writes that 500 and has no logger of its own, so without this line nothing would say why).
+  const ready = () =>
+    (runtime ??= initialize(config, router).catch((error: unknown) => {
+      config.logger.error('initialization failed (opening the database or a plugin init): every request will answer 500 until restart', describeError(error))
+      throw error
+    }))
   const inFlight = createInFlight()
 
   return {
-    handler: (request) => inFlight.track(async () => handleRequest(await ready(), request)),
+    handler: (request, handlerOptions) => inFlight.track(async () => handleRequest(await ready(), request, handlerOptions)),
     [handleIncomingKey]: (incoming) => inFlight.track(async () => handleIncoming(await ready(), incoming)),
     api: trackApi(createApi(endpoints, ready), inFlight) as Api<AuthEndpoints<O>, UserFields<O>, SessionFields<O>>,
     options,
@@ -109,6 +124,18 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
       const { context } = await closing
       await context.adapter.close?.()
     },
+  }
+}
+
+/** Name, message and code of an error and of its causes: what an operator needs to fix a start-up fault. */
+function describeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) }
+  const code = (error as { code?: unknown }).code
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(error.cause === undefined ? {} : { cause: describeError(error.cause) }),
   }
 }
 

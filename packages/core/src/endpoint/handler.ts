@@ -28,10 +28,24 @@ export interface HandlerRuntime {
   readonly rateLimiter: RateLimiter
 }
 
+/** What the framework knows about a request beyond the `Request` itself (docs/rate-limits.md#web-handlers). */
+export interface HandlerOptions {
+  /**
+   * The address of the connection's other end (the socket's remote address).
+   * Treated exactly as `toNodeHandler` treats the socket's peer: appended to
+   * `x-forwarded-for` as one more hop, so with no proxy in front it is the
+   * client and a header the client wrote itself cannot replace it; behind N
+   * proxies, set `advanced.ipAddress.trustedProxyCount` to N + 1.
+   */
+  readonly ip?: string | undefined
+}
+
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export async function handleRequest(runtime: HandlerRuntime, request: Request): Promise<Response> {
-  return toWebResponse(await handleIncoming(runtime, incomingFromRequest(request)))
+export async function handleRequest(runtime: HandlerRuntime, request: Request, options?: HandlerOptions): Promise<Response> {
+  // Checked at run time: frameworks that call `handler(request, env)` (Hono's mount, Deno.serve) hand over their own objects.
+  const ip = typeof options?.ip === 'string' && options.ip !== '' ? options.ip : undefined
+  return toWebResponse(await handleIncoming(runtime, incomingFromRequest(request, ip)))
 }
 
 export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming): Promise<Outgoing> {

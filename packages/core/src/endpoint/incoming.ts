@@ -8,6 +8,7 @@
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import { HeaderMap } from './header-map.js'
 
 /** Where an auth object keeps its direct entry point, for server glue such as toNodeHandler. */
 export const handleIncomingKey: unique symbol = Symbol.for('gatehouse.handleIncoming')
@@ -21,8 +22,10 @@ export interface Incoming {
   readonly headers: Headers
   /**
    * The address of the connection's other end, when the server glue knows it
-   * (node:http does; a web `Request` does not). The rate limiter counts under it
-   * when the headers name no usable client.
+   * (node:http does; a web `Request` does only when the caller passes
+   * `auth.handler(request, { ip })`). Both glues also append it to
+   * x-forwarded-for as one more hop; the rate limiter counts under it when the
+   * headers still name no usable client.
    */
   readonly peerAddress?: string
   /** The body as text, refusing more than `maxBytes` (413) while reading, and invalid UTF-8 (400). */
@@ -31,16 +34,32 @@ export interface Incoming {
   request(): Request
 }
 
-export function incomingFromRequest(request: Request): Incoming {
+/**
+ * A web `Request`. `peerAddress` is the connection's address when the framework
+ * tells it (docs/rate-limits.md#web-handlers): appended to x-forwarded-for as
+ * a proxy would, as toNodeHandler does, so the rightmost entry is the peer the
+ * server saw and a header the client wrote cannot stand in for it.
+ */
+export function incomingFromRequest(request: Request, peerAddress?: string): Incoming {
   const url = new URL(request.url)
   return {
     method: request.method,
     pathname: url.pathname,
     query: url.search.slice(1),
-    headers: request.headers,
+    headers: peerAddress === undefined ? request.headers : withForwardedPeer(request.headers, peerAddress),
+    ...(peerAddress === undefined ? {} : { peerAddress }),
     text: (maxBytes) => readCapped(request.body, request.headers, maxBytes),
     request: () => request,
   }
+}
+
+/** A copy of the headers with the peer appended to x-forwarded-for (a request's own headers may be immutable). */
+export function withForwardedPeer(headers: Headers, peer: string): Headers {
+  const copy = new HeaderMap()
+  for (const [name, value] of headers) copy.append(name, value)
+  const forwarded = copy.get('x-forwarded-for')
+  copy.set('x-forwarded-for', forwarded ? `${forwarded}, ${peer}` : peer)
+  return copy
 }
 
 /** Reads a byte stream to text, failing with 413 once it passes the cap (declared or streamed), and with 400 on invalid UTF-8. */

@@ -12,6 +12,11 @@ export const CoreErrors = defineErrors({
   INVALID_BODY_ENCODING: { status: 400, message: 'Request body is not valid UTF-8' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  // A server misconfiguration, not the client's fault (docs/endpoints.md#body-parsers).
+  BODY_ALREADY_READ: {
+    status: 500,
+    message: 'Request body was already read by a body parser: mount the auth handler before express.json() or any other body parser',
+  },
   NOT_FOUND: { status: 404, message: 'Not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many requests. Please try again later.' },

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -111,5 +111,72 @@ describe('toNodeHandler behind one proxy (trustedProxyCount: 2, the peer appende
     expect(statuses).toEqual([200, 200, 429, 429])
     // A client with a usable entry keeps its own budget.
     expect((await send('198.51.100.20')).status).toBe(200)
+  })
+})
+
+describe('toNodeHandler and setup mistakes', () => {
+  const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ base: string; server: Server }> => {
+    const server = createServer(handler)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+  }
+  const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
+  const post = (base: string) =>
+    fetch(`${base}/api/auth/whoami`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ada' }) })
+
+  /** What express.json() does: reads the whole stream, then marks the request parsed (body-parser's `_body`). */
+  const jsonParser = (mark: boolean) => async (req: IncomingMessage) => {
+    let text = ''
+    for await (const chunk of req) text += String(chunk)
+    Object.assign(req, mark ? { body: JSON.parse(text), _body: true } : {})
+  }
+
+  it.each([
+    ['auth (direct)', true],
+    ['auth.handler (web Request)', true],
+    ['auth (direct)', false],
+  ] as const)('a body parser mounted before %s (marked: %s) gets a 500 saying to mount the handler first, not a validation error', async (mode, mark) => {
+    const auth = testAuth({ plugins: [definePlugin({ id: 'node-parser-test', endpoints: { whoami } })], rateLimit: { enabled: false } })
+    const authHandler = toNodeHandler(mode === 'auth (direct)' ? auth : auth.handler)
+    const parse = jsonParser(mark)
+    const { server, base } = await listen((req, res) => void parse(req).then(() => authHandler(req, res)))
+    try {
+      const response = await post(base)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual({
+        code: 'BODY_ALREADY_READ',
+        message: 'Request body was already read by a body parser: mount the auth handler before express.json() or any other body parser',
+      })
+    } finally {
+      await close(server)
+    }
+  })
+
+  it('a database that cannot be opened: every request answers 500, and the cause is logged once', async () => {
+    const lines: Array<{ level: string; message: string; meta?: Record<string, unknown> }> = []
+    const auth = testAuth({
+      database: async () => {
+        throw new Error('Cannot open database because the directory does not exist', { cause: Object.assign(new Error('ENOENT'), { code: 'ENOENT' }) })
+      },
+      logger: { log: (level, message, meta) => lines.push({ level, message, ...(meta ? { meta } : {}) }) },
+    })
+    const { server, base } = await listen(toNodeHandler(auth))
+    try {
+      expect((await fetch(`${base}/api/auth/ok`)).status).toBe(500)
+      expect((await fetch(`${base}/api/auth/ok`)).status).toBe(500)
+      expect(lines).toEqual([
+        {
+          level: 'error',
+          message: expect.stringContaining('initialization failed (opening the database'),
+          meta: {
+            name: 'Error',
+            message: 'Cannot open database because the directory does not exist',
+            cause: { name: 'Error', message: 'ENOENT', code: 'ENOENT' },
+          },
+        },
+      ])
+    } finally {
+      await close(server)
+    }
   })
 })

@@ -15,6 +15,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
 import { HeaderMap } from '../endpoint/header-map.js'
 import { handleIncomingKey, readCapped, type Incoming } from '../endpoint/incoming.js'
 import type { Outgoing } from '../endpoint/respond.js'
@@ -32,9 +34,11 @@ type FastTarget = { readonly [handleIncomingKey]: (incoming: Incoming) => Promis
 export function toNodeHandler(target: FastTarget | WebHandler): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     try {
-      if (typeof target === 'function') await writeResponse(await target(toRequest(req)), res)
-      else await writeOutgoing(await target[handleIncomingKey](incomingFromNode(req)), res)
+      if (typeof target !== 'function') await writeOutgoing(await target[handleIncomingKey](incomingFromNode(req)), res)
+      else if (req.method !== 'GET' && req.method !== 'HEAD' && bodyAlreadyRead(req)) await writeOutgoing(bodyAlreadyReadAnswer(), res)
+      else await writeResponse(await target(toRequest(req)), res)
     } catch {
+      // A fault of the auth object's start-up (the database cannot be opened) was logged once, with its cause, by createAuth.
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' }))
     }
@@ -65,10 +69,29 @@ export function incomingFromNode(req: IncomingMessage): Incoming {
     query: mark < 0 ? '' : target.slice(mark + 1),
     headers,
     peerAddress: req.socket.remoteAddress,
-    text: (maxBytes) => readCapped(req, headers, maxBytes),
+    text: (maxBytes) => {
+      if (bodyAlreadyRead(req)) throw new AuthError(CoreErrors.BODY_ALREADY_READ)
+      return readCapped(req, headers, maxBytes)
+    },
     // Made only when a handler asks; the body has been read into the handler's input by then.
     request: () => (request ??= new Request(new URL(target, 'http://localhost'), { method, headers })),
   }
+}
+
+/**
+ * A body parser mounted before the handler (`app.use(express.json())`) has
+ * read the stream: what is left is empty, and the request would fail
+ * validation with a message about the body, not the setup
+ * (docs/endpoints.md#body-parsers). body-parser marks a parsed request with
+ * `_body`; any other reader leaves the stream ended.
+ */
+function bodyAlreadyRead(req: IncomingMessage): boolean {
+  return req.readableEnded || (req as IncomingMessage & { _body?: unknown })._body === true
+}
+
+function bodyAlreadyReadAnswer(): Outgoing {
+  const { code, status, message } = new AuthError(CoreErrors.BODY_ALREADY_READ)
+  return { status, headers: [['content-type', 'application/json']], body: JSON.stringify({ code, message }) }
 }
 
 /** Absolute-form request targets (sent to proxies): keep path and query only. */

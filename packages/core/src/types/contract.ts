@@ -36,45 +36,45 @@ import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVer
  */
 export interface GatehouseOptions {
   /** Shown in mails and as the issuer name. */
-  readonly appName?: string
+  readonly appName?: string | undefined
   /** The application's public URL, e.g. `https://app.example.com`. Required. */
   readonly baseURL: string
   /** Where the routes are mounted below `baseURL`. Default `/api/auth`. */
-  readonly basePath?: string
+  readonly basePath?: string | undefined
   /**
    * Secret for signing cookies and tokens: at least 32 characters. A list
    * rotates keys: the first signs, all verify. Falls back to the
-   * GATEHOUSE_SECRET environment variable; required in production.
+   * GATEHOUSE_SECRET environment variable, then AUTH_SECRET; required in production.
    */
-  readonly secret?: string | readonly string[]
+  readonly secret?: string | readonly string[] | undefined
   /**
    * An adapter factory, or a SQLite file path (the embedded default). Without
    * one, an in-memory database is used and a warning says so; production refuses that.
    */
-  readonly database?: AdapterFactory | string
-  readonly secondaryStorage?: SecondaryStorage
+  readonly database?: AdapterFactory | string | undefined
+  readonly secondaryStorage?: SecondaryStorage | undefined
   /** Extra origins allowed to call and to be redirected to: exact origins or `https://*.example.com` patterns. */
-  readonly trustedOrigins?: readonly string[]
-  readonly plugins?: readonly GatehousePlugin[]
-  readonly rateLimit?: RateLimitOptions
-  readonly hooks?: { readonly before?: readonly BeforeHook[]; readonly after?: readonly AfterHook[] }
-  readonly databaseHooks?: DatabaseHooks
+  readonly trustedOrigins?: readonly string[] | undefined
+  readonly plugins?: readonly GatehousePlugin[] | undefined
+  readonly rateLimit?: RateLimitOptions | undefined
+  readonly hooks?: { readonly before?: readonly BeforeHook[]; readonly after?: readonly AfterHook[] } | undefined
+  readonly databaseHooks?: DatabaseHooks | undefined
   /** Application tables, or fields added to existing ones. */
-  readonly schema?: SchemaExtension
-  readonly user?: UserOptions
-  readonly emailAndPassword?: EmailAndPasswordOptions
-  readonly emailVerification?: EmailVerificationOptions
-  readonly account?: AccountOptions
+  readonly schema?: SchemaExtension | undefined
+  readonly user?: UserOptions | undefined
+  readonly emailAndPassword?: EmailAndPasswordOptions | undefined
+  readonly emailVerification?: EmailVerificationOptions | undefined
+  readonly account?: AccountOptions | undefined
   /** Social sign-in providers by id (docs/social.md#configuration): `{ github: { clientId, clientSecret } }`. */
-  readonly socialProviders?: SocialProvidersOptions
-  readonly session?: SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> }
-  readonly advanced?: AdvancedOptions
-  readonly logger?: LoggerOptions | Logger
+  readonly socialProviders?: SocialProvidersOptions | undefined
+  readonly session?: SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> } | undefined
+  readonly advanced?: AdvancedOptions | undefined
+  readonly logger?: LoggerOptions | Logger | undefined
   /** Defaults to `process.env.NODE_ENV === 'production'`. */
-  readonly production?: boolean
+  readonly production?: boolean | undefined
   /** Injected time and randomness, for tests. */
-  readonly clock?: Clock
-  readonly random?: Random
+  readonly clock?: Clock | undefined
+  readonly random?: Random | undefined
 }
 
 /**

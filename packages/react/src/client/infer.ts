@@ -42,7 +42,15 @@ export interface ClientTypes {
   readonly userUpdate: object
   /** Every error code a call can resolve to. */
   readonly errorCode: string
+  /** What a plugin's sign-in challenge answers `signIn.email` with instead of a session (never without one). */
+  readonly signInChallenge: unknown
 }
+
+/** The sign-in challenge answers of a plugin list (`{ twoFactorRedirect: true }` with two-factor). */
+type PluginSignInChallenges<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? ChallengeOf<NonNullable<Head['$types']>> | PluginSignInChallenges<Rest>
+  : never
+type ChallengeOf<Types> = Types extends { readonly signInChallenge?: infer C } ? Exclude<C, undefined> : never
 
 /** The error codes of a plugin list. */
 type PluginErrorCodes<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
@@ -64,6 +72,7 @@ export interface PluginTypes<P> extends ClientTypes {
   readonly userCreate: {}
   readonly userUpdate: {}
   readonly errorCode: ErrorCodes<P>
+  readonly signInChallenge: PluginSignInChallenges<P>
 }
 
 /** A Date field arrives as an ISO string: additional fields are passed through as JSON has them. */
@@ -111,6 +120,7 @@ export interface ServerTypes<O extends GatehouseOptions, P> extends ClientTypes 
   readonly userCreate: CreateInput<UserFieldDefinitions<O>>
   readonly userUpdate: UpdateInput<UserFieldDefinitions<O>>
   readonly errorCode: ErrorCodes<P>
+  readonly signInChallenge: PluginSignInChallenges<P>
 }
 
 /** What `createAuthClient<typeof auth>()` accepts: anything made by `createAuth`. */
@@ -158,8 +168,13 @@ type CallOutput<R, E, T extends ClientTypes> = [EndpointOutput<E, T>] extends [n
   ? R extends { readonly output: infer Shape } ? output<Shape> : never
   : EndpointOutput<E, T>
 
+/** A password sign-in may be held by a plugin's challenge (docs/two-factor.md#signing-in): its answer joins the union. */
+type Challenged<Name, T extends ClientTypes> = Name extends 'signInEmail' ? T['signInChallenge'] : never
+
 export type RouteCall<R, T extends ClientTypes> = R extends { readonly endpoint: infer Name }
-  ? (...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>) => Promise<CallResult<CallOutput<R, EndpointOf<T, Name>, T>, T['errorCode']>>
+  ? (
+      ...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>
+    ) => Promise<CallResult<CallOutput<R, EndpointOf<T, Name>, T> | Challenged<Name, T>, T['errorCode']>>
   : never
 
 /** A route table as functions: `client.signOut()`, `client.signUp.email({ ... })`. */

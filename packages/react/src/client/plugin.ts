@@ -62,6 +62,7 @@ export interface ClientPlugin<
   Stores extends StoreTable = StoreTable,
   ErrorCode extends string = string,
   Actions extends ActionTable = {},
+  SignInChallenge = never,
 > {
   /** The server plugin's id. */
   readonly id: Id
@@ -71,11 +72,15 @@ export interface ClientPlugin<
   readonly stores?: Stores
   /** Multi-step calls, made once per client; names must not clash with routes or other actions. */
   readonly actions?: (context: ActionContext) => Actions
-  /** Types only, never set at run time: the server plugin's endpoints and error codes. */
-  readonly $types?: { readonly endpoints: Endpoints; readonly errorCode: ErrorCode }
+  /**
+   * Types only, never set at run time: the server plugin's endpoints and error codes, and
+   * the answer its `signInChallenge` gives a password sign-in instead of a session
+   * (`{ twoFactorRedirect: true }`), which `client.signIn.email` may then resolve to.
+   */
+  readonly $types?: { readonly endpoints: Endpoints; readonly errorCode: ErrorCode; readonly signInChallenge?: SignInChallenge }
 }
 
-export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string, ActionTable>
+export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string, ActionTable, unknown>
 
 /**
  * Client halves by server plugin id, filled in by plugin packages through
