@@ -5,6 +5,9 @@
  * environment), the MAIL_LOG it writes, and Debian's Chromium driven by
  * playwright-core. Nothing is downloaded: the browser is the system's.
  *
+ * The framework examples (examples/express, examples/hono) start the same
+ * way from their own dist (`startFrameworkExample`), on `browserSuiteOn`.
+ *
  * The suite needs a build (`pnpm build`: the server's dist and the React
  * app's dist) and a Chromium; `prerequisites()` says which is missing, so
  * `pnpm test` can skip with the reason instead of failing.
@@ -87,30 +90,17 @@ export async function startExampleServer(
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`
   const mailLog = join(dir, 'mail.jsonl')
   const webhookLog = join(dir, 'webhooks.jsonl')
-  const child: ChildProcess = spawn(process.execPath, [SERVER], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      BASE_URL: url,
-      DATABASE_PATH: join(dir, 'gatehouse.db'),
-      MAIL_LOG: mailLog,
-      WEBHOOK_LOG: webhookLog,
-      BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      RATE_LIMIT: '0',
-      AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
-      // More of the server's variables (a social provider's, say).
-      ...(typeof options.env === 'function' ? options.env() : options.env),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  await new Promise<void>((resolve, reject) => {
-    const check = () => output.includes('ready on') && resolve()
-    child.stdout?.on('data', check)
-    void exited.then(() => reject(new Error(`the example server exited before it was ready:\n${output}`)))
+  const child = await spawnUntilReady(SERVER, {
+    PORT: String(port),
+    BASE_URL: url,
+    DATABASE_PATH: join(dir, 'gatehouse.db'),
+    MAIL_LOG: mailLog,
+    WEBHOOK_LOG: webhookLog,
+    BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    RATE_LIMIT: '0',
+    AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+    // More of the server's variables (a social provider's, say).
+    ...(typeof options.env === 'function' ? options.env() : options.env),
   })
 
   const lines = async <T>(file: string): Promise<T[]> => {
@@ -134,8 +124,89 @@ export async function startExampleServer(
       throw new Error(`no ${type} mail to ${to}; the log has: ${JSON.stringify(await mails())}`)
     },
     async stop() {
+      await child.stop()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+interface ReadyProcess {
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>
+}
+
+/** Runs `node <entry>` (in `cwd`) with only PATH and `env` for environment, and waits for its `ready on` line. */
+async function spawnUntilReady(entry: string, env: Readonly<Record<string, string>>, cwd?: string): Promise<ReadyProcess> {
+  const child: ChildProcess = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  await new Promise<void>((resolve, reject) => {
+    const check = () => output.includes('ready on') && resolve()
+    child.stdout?.on('data', check)
+    void exited.then(() => reject(new Error(`${entry} exited before it was ready:\n${output}`)))
+  })
+  return {
+    output: () => output,
+    async stop() {
       child.kill('SIGTERM')
       await exited
+    },
+  }
+}
+
+/** A framework example (examples/express, examples/hono) as its README starts it. */
+export interface FrameworkExample {
+  /** Where the browser opens the pages: the API's origin, or the separate front end's (Hono). */
+  readonly url: string
+  /** Where the API answers (the same as `url` unless the front end has its own origin). */
+  readonly apiUrl: string
+  /** What it printed: the console mails, the billing events. */
+  output(): string
+  stop(): Promise<void>
+}
+
+/** Why `examples/<name>` cannot run here, or null when it can. */
+export function frameworkPrerequisites(name: 'express' | 'hono'): string | null {
+  if (!chromiumPath()) return 'no Chromium (apt-get install chromium, or set GATEHOUSE_E2E_CHROMIUM)'
+  if (!existsSync(fileURLToPath(new URL(`../../${name}/dist/main.js`, import.meta.url)))) return `examples/${name} is not built (pnpm build)`
+  return null
+}
+
+/**
+ * `node dist/main.js` in examples/<name> (its working directory, as
+ * `pnpm --dir examples/<name> start` runs it) on free ports, with its SQLite
+ * file in a temporary folder. `webPort`: the example serves its front end on
+ * a second port (WEB_PORT), and `url` is that origin.
+ *
+ * @example
+ * const hono = await startFrameworkExample('hono', { webPort: true })
+ */
+export async function startFrameworkExample(
+  name: 'express' | 'hono',
+  options: { readonly webPort?: boolean; readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<FrameworkExample> {
+  const dir = await mkdtemp(join(tmpdir(), `gatehouse-e2e-${name}-`))
+  const port = await freePort()
+  const webPort = options.webPort ? await freePort() : undefined
+  const apiUrl = `http://127.0.0.1:${port}`
+  const entry = fileURLToPath(new URL(`../../${name}/dist/main.js`, import.meta.url))
+  const child = await spawnUntilReady(entry, {
+    PORT: String(port),
+    ...(webPort === undefined ? {} : { WEB_PORT: String(webPort) }),
+    DATABASE_PATH: join(dir, 'gatehouse.db'),
+    AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+    ...options.env,
+  }, fileURLToPath(new URL(`../../${name}`, import.meta.url)))
+  return {
+    url: webPort === undefined ? apiUrl : `http://127.0.0.1:${webPort}`,
+    apiUrl,
+    output: () => child.output(),
+    async stop() {
+      await child.stop()
       await rm(dir, { recursive: true, force: true })
     },
   }
@@ -160,9 +231,9 @@ export async function step<T>(page: Page, name: string, fn: () => Promise<T>): P
   }
 }
 
-export interface BrowserSuite {
+export interface BrowserSuite<S extends { readonly url: string } = ExampleServer> {
   /** The running example server (only inside tests: it starts in beforeAll). */
-  readonly server: ExampleServer
+  readonly server: S
   /** A page in a fresh browser context (its own cookies) on the server's origin. */
   newPage(): Promise<Page>
 }
@@ -172,11 +243,21 @@ export interface BrowserSuite {
  * before its tests and closes every context, the browser and the server after.
  */
 export function browserSuite(options: Parameters<typeof startExampleServer>[0] = {}): BrowserSuite {
-  let server: ExampleServer | undefined
+  return browserSuiteOn(() => startExampleServer(options))
+}
+
+/**
+ * browserSuite on any server `start` makes: pages open on its `url`.
+ *
+ * @example
+ * const suite = browserSuiteOn(() => startFrameworkExample('express'))
+ */
+export function browserSuiteOn<S extends { readonly url: string; stop(): Promise<void> }>(start: () => Promise<S>): BrowserSuite<S> {
+  let server: S | undefined
   let browser: Browser | undefined
   const contexts: BrowserContext[] = []
   beforeAll(async () => {
-    server = await startExampleServer(options)
+    server = await start()
     browser = await launchBrowser()
   })
   afterAll(async () => {
@@ -185,7 +266,7 @@ export function browserSuite(options: Parameters<typeof startExampleServer>[0] =
     await server?.stop()
   })
   return {
-    get server(): ExampleServer {
+    get server(): S {
       if (!server) throw new Error('the example server is not started')
       return server
     },
