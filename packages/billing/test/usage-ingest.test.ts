@@ -16,7 +16,7 @@ import { outboundAuth, USAGE_EVENTS, usePlatformMock, type OutboundAuth } from '
 
 const mock = usePlatformMock()
 
-type Json = Record<string, any>
+type Json = Record<string, unknown>
 
 async function ingest(auth: OutboundAuth, caller: TestUser, json: Json | string, address = '203.0.113.7') {
   const headers: Record<string, string> = { 'x-forwarded-for': address }

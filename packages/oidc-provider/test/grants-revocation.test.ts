@@ -192,6 +192,17 @@ describe('connected apps: GET /oauth2/grants and POST /oauth2/grants/revoke', ()
     expect(location(again).pathname).toBe('/consent')
   })
 
+  it('revoking from another site is refused: 403, the grant stands', async () => {
+    const auth = providerAuth()
+    const notes = await createClient(auth)
+    const { user, tokens } = await offlineTokens(auth, notes)
+    const forged = await auth.handler(
+      authed('/api/auth/oauth2/grants/revoke', user.cookie, { json: { clientId: notes.clientId }, headers: { origin: 'https://evil.example' } }),
+    )
+    expect(forged.status).toBe(403)
+    expect((await refreshGrant(auth, notes, tokens.refresh_token)).status).toBe(200)
+  })
+
   it('needs a session read from the store: none is 401, and a session revoked elsewhere is 401 despite its cache cookie', async () => {
     const auth = providerAuth({}, { session: { cookieCache: { enabled: true, maxAge: 300 } } })
     const notes = await createClient(auth)
