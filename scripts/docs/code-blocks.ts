@@ -52,8 +52,23 @@ export function checkedBlocks(markdown: string, file: string): CodeBlock[] {
   return blocks
 }
 
-/** Type-checks the blocks together (one program; each block its own module) and lists every error. */
-export function typeCheckBlocks(blocks: readonly CodeBlock[], root: string): BlockProblem[] {
+/** How `typeCheckBlocks` compiles: tsconfig.base.json's options, changed. */
+export interface CheckOptions {
+  /** A browser program without Node's types, `exactOptionalPropertyTypes`, ... */
+  readonly compilerOptions?: ts.CompilerOptions
+  /**
+   * Only the blocks' own errors, as a user's program with `skipLibCheck` sees
+   * them: the packages' sources are read for their types, never checked,
+   * which takes a fraction of the time. Default false: every error of the program.
+   */
+  readonly blocksOnly?: boolean
+}
+
+/**
+ * Type-checks the blocks together (one program; each block its own module) and lists every error.
+ * Block `n` is the module `./__docs_block_n.js`.
+ */
+export function typeCheckBlocks(blocks: readonly CodeBlock[], root: string, check: CheckOptions = {}): BlockProblem[] {
   const here = join(root, 'scripts/docs')
   const virtual = new Map<string, CodeBlock>()
   blocks.forEach((block, index) => {
@@ -62,7 +77,7 @@ export function typeCheckBlocks(blocks: readonly CodeBlock[], root: string): Blo
   })
   const base = ts.readConfigFile(join(root, 'tsconfig.base.json'), (path) => ts.sys.readFile(path))
   const { options } = ts.parseJsonConfigFileContent(base.config, ts.sys, root)
-  const compilerOptions: ts.CompilerOptions = { ...options, noEmit: true, jsx: ts.JsxEmit.ReactJSX, noUnusedLocals: false }
+  const compilerOptions: ts.CompilerOptions = { ...options, noEmit: true, jsx: ts.JsxEmit.ReactJSX, noUnusedLocals: false, ...check.compilerOptions }
   const host = ts.createCompilerHost(compilerOptions)
   const { getSourceFile, fileExists, readFile } = host
   host.fileExists = (path) => virtual.has(path) || fileExists.call(host, path)
@@ -89,7 +104,17 @@ export function typeCheckBlocks(blocks: readonly CodeBlock[], root: string): Blo
     })
   const program = ts.createProgram([...virtual.keys()], compilerOptions, host)
   const problems: BlockProblem[] = []
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+  const diagnostics = check.blocksOnly
+    ? [
+        ...program.getOptionsDiagnostics(),
+        ...program.getGlobalDiagnostics(),
+        ...[...virtual.keys()].flatMap((path) => {
+          const file = program.getSourceFile(path)
+          return file ? [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)] : []
+        }),
+      ]
+    : ts.getPreEmitDiagnostics(program)
+  for (const diagnostic of diagnostics) {
     const block = diagnostic.file ? virtual.get(diagnostic.file.fileName) : undefined
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')
     if (!block || !diagnostic.file || diagnostic.start === undefined) {

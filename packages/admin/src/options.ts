@@ -10,21 +10,21 @@ import { adminRole, defaultAdminRoles } from './access.js'
 
 export interface AdminOptions {
   /** Role of every new user. Default "user". */
-  readonly defaultRole?: string
+  readonly defaultRole?: string | undefined
   /** Roles whose holders are admins: they cannot be impersonated unless allowed. Default ["admin"]. */
-  readonly adminRoles?: readonly string[]
+  readonly adminRoles?: readonly string[] | undefined
   /** Users who are admins whatever their role: they hold every permission. Default none. */
-  readonly adminUserIds?: readonly string[]
+  readonly adminUserIds?: readonly string[] | undefined
   /** The roles by name (built with `adminAc.newRole`). Default admin and user. */
-  readonly roles?: Readonly<Record<string, Role>>
+  readonly roles?: Readonly<Record<string, Role>> | undefined
   /** Seconds an impersonation session lasts. Default 3600. */
-  readonly impersonationSessionDuration?: number
+  readonly impersonationSessionDuration?: number | undefined
   /** Whether an admin may impersonate another admin. Default false. */
-  readonly allowImpersonatingAdmins?: boolean
+  readonly allowImpersonatingAdmins?: boolean | undefined
   /** Stored when ban-user gives no reason. Default "No reason". */
-  readonly defaultBanReason?: string
+  readonly defaultBanReason?: string | undefined
   /** The message a banned user's sign-in answers with. Default "You have been banned from this application". */
-  readonly bannedUserMessage?: string
+  readonly bannedUserMessage?: string | undefined
 }
 
 export interface ResolvedAdminOptions {

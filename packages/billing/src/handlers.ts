@@ -55,9 +55,9 @@ export interface HandlerContext {
 type MaybePromise<T> = T | Promise<T>
 
 export type BillingEventHandlers = {
-  readonly onPayload?: (event: BillingEvent, ctx: HandlerContext) => MaybePromise<void>
+  readonly onPayload?: ((event: BillingEvent, ctx: HandlerContext) => MaybePromise<void>) | undefined
 } & {
-  readonly [T in BillingEventType as (typeof handlerNames)[T]]?: (event: BillingEventOf<T>, ctx: HandlerContext) => MaybePromise<void>
+  readonly [T in BillingEventType as (typeof handlerNames)[T]]?: ((event: BillingEventOf<T>, ctx: HandlerContext) => MaybePromise<void>) | undefined
 }
 
 /**

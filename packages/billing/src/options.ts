@@ -22,15 +22,15 @@ export interface BillingOptions extends OutboundOptions {
      */
     readonly secret: string | readonly string[]
     /** The route below the base path. Default `/polar/webhooks`. */
-    readonly path?: string
+    readonly path?: string | undefined
     /** Seconds a signature timestamp may be off, either way: replay protection. Default 300. */
-    readonly toleranceSeconds?: number
+    readonly toleranceSeconds?: number | undefined
     /**
      * Seconds an event may stay `pending` (applied, its handlers not yet
      * finished) before `replayBillingEvents` takes it as abandoned and runs
      * its handlers again. Longer than your slowest handler. Default 300.
      */
-    readonly pendingGraceSeconds?: number
+    readonly pendingGraceSeconds?: number | undefined
   }
   /**
    * Link a customer without `external_id` to the user with the same email,
@@ -38,16 +38,16 @@ export interface BillingOptions extends OutboundOptions {
    * user row and the customer's on the platform (`email_verified`). Default
    * false: only `external_id = user id` links (docs/billing.md#whose-customer).
    */
-  readonly linkCustomersByEmail?: boolean
+  readonly linkCustomersByEmail?: boolean | undefined
   /**
    * Organization billing: a customer whose `external_id` is an organization
    * id is read through `referenceId`, by members whose roles grant
    * `permissions` (checked by @gatehouse/organization). False turns it off.
    * Default `{ permissions: { organization: ['update'] } }`.
    */
-  readonly organizationBilling?: false | { readonly permissions?: PermissionRequest }
+  readonly organizationBilling?: false | { readonly permissions?: PermissionRequest | undefined } | undefined
   /** Retention of settled events, enforced by `auth.api.cleanup()` (retention.ts). Default: kept forever. */
-  readonly eventLog?: EventLogOptions
+  readonly eventLog?: EventLogOptions | undefined
 }
 
 export interface ResolvedBillingOptions {

@@ -14,7 +14,7 @@ import type { CleanupTarget, GatehousePlugin } from '@gatehouse/core'
 
 export interface EventLogOptions {
   /** Days to keep `applied` and `ignored` events; at least 7. Default: kept forever. */
-  readonly retentionDays?: number
+  readonly retentionDays?: number | undefined
 }
 
 export const MIN_RETENTION_DAYS = 7

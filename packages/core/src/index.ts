@@ -17,10 +17,10 @@ export type {
   Middleware,
 } from './endpoint/define-endpoint.js'
 export type { AuthContext, EndpointContext, HookContext } from './endpoint/context.js'
-export type { CookieJar, CookieNames } from './endpoint/cookie-jar.js'
+export type { CookieJar, CookieNames } from './cookies/cookie-jar.js'
 export type { Api, ApiArgs, ApiMethod, WithFields } from './endpoint/api.js'
-export { createLogger } from './endpoint/logger.js'
-export type { Logger, LoggerOptions, LogLevel } from './endpoint/logger.js'
+export { createLogger } from './logging/logger.js'
+export type { Logger, LoggerOptions, LogLevel } from './logging/logger.js'
 
 export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './errors/index.js'
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
@@ -50,7 +50,7 @@ export type { DatabaseHookContext, DatabaseHooks, ModelHooks, Store } from './db
 export { generateMigrations, runMigrations } from './migrations/run-migrations.js'
 // Expired rows (docs/core.md#cleanup): `auth.api.cleanup()` runs it; plugins list their own targets.
 export { runCleanup } from './cleanup/run-cleanup.js'
-export type { CleanupOptions, CleanupResult, CleanupTarget } from './cleanup/types.js'
+export type { CleanupOptions, CleanupResult, CleanupTarget } from './types/cleanup.js'
 // Faults that answer 503 with Retry-After (docs/core.md#transient-faults).
 export { transientFault } from './db/transient.js'
 export type { TransientFault } from './db/transient.js'
@@ -98,25 +98,25 @@ export type { ErrorPageContent } from './routes/system/error-page.js'
 export { confirmationPage, confirmSignInPage } from './routes/system/confirm-sign-in-page.js'
 export type { ConfirmationContent, ConfirmSignInContent } from './routes/system/confirm-sign-in-page.js'
 export { otherUserSession } from './session/session-switch.js'
-export type { Session, SessionWithUser, User } from './session/types.js'
+export type { Session, SessionWithUser, User } from './types/rows.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'
 // For plugins that sign a user in themselves (magic links): addresses compared as the user table stores them.
 export { normalizeEmail } from './accounts/email.js'
 // For plugins that keep single-use tokens: only the token's SHA-256 is stored (verification/verification-token.ts).
 export { sha256Base64url } from './crypto/keys.js'
-export { appendQueryParam } from './routes/email/append-query.js'
+export { appendQueryParam } from './security/append-query.js'
 export type {
   AccountOptions,
   EmailAndPasswordOptions,
   EmailVerificationOptions,
   MailContext,
+  SessionOptions,
   UserOptions,
 } from './options.js'
-export type { SessionOptions } from './session/session-options.js'
 
 // Social sign-in: provider modules and their types (docs/social.md#writing-a-provider).
-export { defineProvider, isRecord, stringField } from './social/types.js'
+export { defineProvider, isRecord, stringField } from './types/social.js'
 export type {
   AppleProviderConfig,
   ConfigOf,
@@ -139,7 +139,7 @@ export type {
   SocialProviderConfig,
   SocialProvidersOptions,
   TokenAuthMethod,
-} from './social/types.js'
+} from './types/social.js'
 
 export { manualClock, systemClock } from './crypto/clock.js'
 // For plugins that check their own MACs (webhook signatures): one comparison that never stops at the first difference.

@@ -12,5 +12,6 @@ export type {
   EmailAndPasswordOptions,
   EmailVerificationOptions,
   MailContext,
+  SessionOptions,
   UserOptions,
 } from './types/options.js'

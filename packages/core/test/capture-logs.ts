@@ -2,7 +2,7 @@
  * A logger option that records every line at every level, to prove that no
  * token or password ever reaches the logs.
  */
-import type { LoggerOptions, LogLevel } from '../src/endpoint/logger.js'
+import type { LoggerOptions, LogLevel } from '../src/logging/logger.js'
 
 export function captureLogs() {
   const lines: string[] = []

@@ -4,6 +4,10 @@
  * A cycle, even a type-only one, hides which layer depends on which (the
  * options, plugin and context types once formed one); `types/contract.ts`
  * holds the types that name each other, and this test keeps it that way.
+ *
+ * Folders point one way too: core's folders stand on floors
+ * (docs/core.md#layout), and a folder imports only folders on the floors
+ * below its own, so a reader can tell which layer stands on which.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,6 +16,26 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 const coreSource = resolve(import.meta.dirname, '../src')
+const coreDocs = resolve(import.meta.dirname, '../../../docs/core.md')
+
+/**
+ * Core's floors, ground first: the folders of `src` (and its top-level files),
+ * as docs/core.md#layout lists them. A folder imports only from lower floors,
+ * never from its own floor's other folders or from a floor above.
+ */
+const floors: readonly (readonly string[])[] = [
+  ['crypto/', 'errors/', 'logging/', 'security/'],
+  ['cookies/', 'password/', 'storage/'],
+  ['db/'],
+  ['rate-limit/'],
+  ['types/'],
+  ['endpoint/', 'options.ts', 'plugins/'],
+  ['accounts/', 'cleanup/', 'migrations/', 'session/'],
+  ['social/', 'verification/'],
+  ['routes/'],
+  ['auth/'],
+  ['cli/', 'index.ts', 'integrations/', 'testing/'],
+]
 
 function sourceFiles(dir: string): string[] {
   const files: string[] = []
@@ -42,6 +66,35 @@ function importGraph(root: string): Map<string, string[]> {
     graph.set(relative(root, file), targets.map((target) => relative(root, target)))
   }
   return graph
+}
+
+/** A file's floor unit: its top-level folder (`db/` for `db/kysely/sqlite.ts`), or the file itself at the top. */
+function unitOf(file: string): string {
+  const slash = file.indexOf('/')
+  return slash === -1 ? file : file.slice(0, slash + 1)
+}
+
+/** Units on no floor, and every import that does not point to a lower floor, as `from -> to (floor n -> floor m)`. */
+function layerViolations(graph: ReadonlyMap<string, readonly string[]>, order: readonly (readonly string[])[]): string[] {
+  const floorOf = new Map(order.flatMap((units, floor) => units.map((unit) => [unit, floor] as const)))
+  const units = new Set([...graph.keys()].map(unitOf))
+  const unplaced = [...units].filter((unit) => !floorOf.has(unit)).map((unit) => `${unit} is on no floor`)
+  const upward: string[] = []
+  for (const [file, targets] of graph) {
+    const from = floorOf.get(unitOf(file))
+    for (const target of targets) {
+      const to = floorOf.get(unitOf(target))
+      if (from === undefined || to === undefined || unitOf(file) === unitOf(target) || to < from) continue
+      upward.push(`${file} -> ${target} (floor ${from} -> floor ${to})`)
+    }
+  }
+  return [...unplaced.sort(), ...[...new Set(upward)].sort()]
+}
+
+/** The floors docs/core.md#layout lists: one numbered line per floor, its units in backticks before the description. */
+function documentedFloors(markdown: string): string[][] {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith('Layout\n')) ?? ''
+  return [...section.matchAll(/^\d+\. ((?:`[^`]+`(?:, )?)+)/gm)].map(([, names]) => [...names!.matchAll(/`([^`]+)`/g)].map(([, name]) => name!))
 }
 
 /** The strongly connected components with more than one file (or a file importing itself): each is a cycle. */
@@ -92,10 +145,33 @@ describe('core import graph', () => {
   it('keeps the shared types below the modules that re-export them', () => {
     const graph = importGraph(coreSource)
     expect(graph.get('options.ts')).toEqual(['types/contract.ts', 'types/options.ts'])
-    expect(graph.get('types/options.ts')).toEqual(['db/schema.ts', 'session/types.ts'])
+    expect(graph.get('types/options.ts')).toEqual(['db/schema.ts', 'types/rows.ts'])
     for (const leaf of ['session/session-options.ts', 'accounts/passwords.ts']) {
       expect(graph.get(leaf)?.filter((target) => target.startsWith('types/contract') || target === 'options.ts')).toEqual([])
     }
+  })
+
+  it('imports only from the floors below, folder by folder (docs/core.md#layout)', () => {
+    expect(layerViolations(importGraph(coreSource), floors)).toEqual([])
+  })
+
+  it('documents the floors it enforces in docs/core.md#layout', () => {
+    expect(documentedFloors(readFileSync(coreDocs, 'utf8'))).toEqual(floors)
+  })
+
+  it('finds an import from a floor above, one within a floor and a folder on no floor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-floors-'))
+    for (const folder of ['low', 'high', 'side', 'stray']) mkdirSync(join(dir, folder))
+    writeFileSync(join(dir, 'low/a.ts'), "import type { B } from '../high/b.js'\nexport type A = B\n")
+    writeFileSync(join(dir, 'high/b.ts'), "export type B = number\n")
+    writeFileSync(join(dir, 'high/c.ts'), "export { d } from '../side/d.js'\n")
+    writeFileSync(join(dir, 'side/d.ts'), "export const d = 1\n")
+    writeFileSync(join(dir, 'stray/e.ts'), "export const e = () => import('../low/a.js')\n")
+    expect(layerViolations(importGraph(dir), [['low/'], ['high/', 'side/']])).toEqual([
+      'stray/ is on no floor',
+      'high/c.ts -> side/d.ts (floor 1 -> floor 1)',
+      'low/a.ts -> high/b.ts (floor 0 -> floor 1)',
+    ])
   })
 
   it('finds a type-only cycle and a re-export cycle', () => {

@@ -15,7 +15,7 @@ import type {
   ProviderTokens,
   ProviderUserInfo,
   SocialProvidersOptions,
-} from '../src/social/types.js'
+} from '../src/types/social.js'
 import { BASE } from './helpers.js'
 
 export const AUTH_BASE = `${BASE}/api/auth`

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SignJWT } from 'jose'
 import { encryptToken } from '../src/social/token-crypto.js'
-import type { GenericOAuthConfig } from '../src/social/types.js'
+import type { GenericOAuthConfig } from '../src/types/social.js'
 import { accountAuth, PASSWORD } from './accounts.js'
 import { captureLogs } from './capture-logs.js'
 import { BASE } from './helpers.js'

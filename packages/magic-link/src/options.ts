@@ -22,17 +22,17 @@ export interface MagicLinkOptions {
    */
   readonly sendMagicLink: (data: MagicLinkMail, ctx: MailContext) => MaybePromise<void>
   /** Seconds a link stays valid. Default 300 (5 minutes). */
-  readonly expiresIn?: number
+  readonly expiresIn?: number | undefined
   /**
    * Never create a user: a link is mailed to known addresses only, after the
    * answer (an awaited mail would tell known addresses by its time). Default false.
    */
-  readonly disableSignUp?: boolean
+  readonly disableSignUp?: boolean | undefined
   /**
    * Requests per 10 seconds and client to POST /sign-in/magic-link. Default 3,
    * like the other mail-sending routes (docs/rate-limits.md).
    */
-  readonly rateLimit?: { readonly window?: number; readonly max?: number }
+  readonly rateLimit?: { readonly window?: number | undefined; readonly max?: number | undefined } | undefined
 }
 
 export interface ResolvedMagicLinkOptions {

@@ -23,15 +23,15 @@ export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_s
 export interface TrustedClient {
   readonly clientId: string
   /** Required for `web` clients; compared in constant time. */
-  readonly clientSecret?: string
+  readonly clientSecret?: string | undefined
   readonly name: string
-  readonly icon?: string
+  readonly icon?: string | undefined
   readonly redirectURLs: readonly string[]
-  readonly postLogoutRedirectURLs?: readonly string[]
+  readonly postLogoutRedirectURLs?: readonly string[] | undefined
   readonly type: ClientType
   /** Skip the consent page for this client. */
-  readonly skipConsent?: boolean
-  readonly metadata?: Record<string, unknown>
+  readonly skipConsent?: boolean | undefined
+  readonly metadata?: Record<string, unknown> | undefined
 }
 
 /** The registered client as routes and `api` see it (docs/oidc-provider.md#clients). */
@@ -63,57 +63,55 @@ export interface OidcProviderOptions {
   /** Where users sign in; the authorization request is kept in a cookie meanwhile. */
   readonly loginPage: string
   /** Where users grant or deny access; receives `client_id` and `scope`. */
-  readonly consentPage?: string
+  readonly consentPage?: string | undefined
   /** Scopes beyond openid, profile, email and offline_access. */
-  readonly scopes?: readonly string[]
+  readonly scopes?: readonly string[] | undefined
   /** Scope used when an authorization request names none. Default "openid". */
-  readonly defaultScope?: string
+  readonly defaultScope?: string | undefined
   /**
    * Require PKCE of confidential clients too. Default false: public clients
    * always need it, and a confidential client that sends a challenge is held
    * to it (docs/oidc-provider.md#pkce).
    */
-  readonly requirePKCE?: boolean
+  readonly requirePKCE?: boolean | undefined
   /** Accept `code_challenge_method=plain`. Default false (S256 only). */
-  readonly allowPlainCodeChallengeMethod?: boolean
+  readonly allowPlainCodeChallengeMethod?: boolean | undefined
   /** Let anyone register clients, without a session. Default false. */
-  readonly allowDynamicClientRegistration?: boolean
+  readonly allowDynamicClientRegistration?: boolean | undefined
   /**
    * Accept from a stored confidential client only the secret method it
    * registered (`client_secret_basic` or `client_secret_post`). Default false:
    * either method, as RFC 6749 §2.3.1 allows (docs/oidc-provider.md#client-authentication).
    */
-  readonly strictClientAuthMethod?: boolean
-  readonly trustedClients?: readonly TrustedClient[]
+  readonly strictClientAuthMethod?: boolean | undefined
+  readonly trustedClients?: readonly TrustedClient[] | undefined
   /** Seconds an authorization code is valid. Default 600. */
-  readonly codeExpiresIn?: number
+  readonly codeExpiresIn?: number | undefined
   /** Seconds an access token is valid. Default 3600. */
-  readonly accessTokenExpiresIn?: number
+  readonly accessTokenExpiresIn?: number | undefined
   /** Seconds a refresh token is valid. Default 604800 (7 days). */
-  readonly refreshTokenExpiresIn?: number
+  readonly refreshTokenExpiresIn?: number | undefined
   /**
    * Seconds a grant's refresh tokens may be used, counted from the
    * authorization the user gave (docs/oidc-provider.md#refresh-token-rotation).
    * Rotation never extends it: after it the client sends the user to
    * authorize again. Default 2592000 (30 days).
    */
-  readonly refreshTokenMaxAge?: number
+  readonly refreshTokenMaxAge?: number | undefined
   readonly signing?: {
     /** Algorithm of ID Tokens. Default RS256. */
-    readonly algorithm?: SigningAlgorithm
+    readonly algorithm?: SigningAlgorithm | undefined
     /** Further algorithms whose keys are kept and published. */
-    readonly additionalAlgorithms?: readonly SigningAlgorithm[]
+    readonly additionalAlgorithms?: readonly SigningAlgorithm[] | undefined
     /** Seconds between key rotations. */
-    readonly rotationInterval?: number
-  }
+    readonly rotationInterval?: number | undefined
+  } | undefined
   /** Extra claims for the ID Token and userinfo, given the granted scopes. */
-  readonly getAdditionalUserInfoClaims?: (
-    user: User,
-    scopes: readonly string[],
-    client: OAuthClient,
-  ) => MaybePromise<Record<string, unknown>>
+  readonly getAdditionalUserInfoClaims?:
+    | ((user: User, scopes: readonly string[], client: OAuthClient) => MaybePromise<Record<string, unknown>>)
+    | undefined
   /** Overrides of the discovery document's fields. */
-  readonly metadata?: DiscoveryMetadata
+  readonly metadata?: DiscoveryMetadata | undefined
 }
 
 export interface ResolvedOidcOptions {

@@ -70,36 +70,36 @@ export type LastOwnerPolicy = 'refuse' | 'transfer' | 'delete-organization'
 
 export interface OrganizationOptions {
   /** Whether a user may create organizations. Default true. */
-  readonly allowUserToCreateOrganization?: boolean | ((user: User) => MaybePromise<boolean>)
+  readonly allowUserToCreateOrganization?: boolean | ((user: User) => MaybePromise<boolean>) | undefined
   /** Most organizations one user may belong to when creating another; a function answers "limit reached?". Default unlimited. */
-  readonly organizationLimit?: number | ((user: User) => MaybePromise<boolean>)
+  readonly organizationLimit?: number | ((user: User) => MaybePromise<boolean>) | undefined
   /** Role of the user who creates an organization. Default "owner". */
-  readonly creatorRole?: string
+  readonly creatorRole?: string | undefined
   /** Most members of one organization. Default 100. */
-  readonly membershipLimit?: number
+  readonly membershipLimit?: number | undefined
   /** Most pending invitations of one organization. Default 100. */
-  readonly invitationLimit?: number
+  readonly invitationLimit?: number | undefined
   /** Seconds an invitation stays valid. Default 172800 (48 h). */
-  readonly invitationExpiresIn?: number
+  readonly invitationExpiresIn?: number | undefined
   /** Only a recipient with a verified email may see, accept or reject an invitation. Default true. */
-  readonly requireEmailVerificationOnInvitation?: boolean
+  readonly requireEmailVerificationOnInvitation?: boolean | undefined
   /** Mails an invitation; invite-member calls it after storing the invitation. */
-  readonly sendInvitationEmail?: (data: InvitationMail, ctx: MailContext) => MaybePromise<void>
+  readonly sendInvitationEmail?: ((data: InvitationMail, ctx: MailContext) => MaybePromise<void>) | undefined
   /** The statements roles are built from; run-time roles are checked against them. Default `defaultAc`. */
-  readonly ac?: AccessControl
+  readonly ac?: AccessControl | undefined
   /** The application's roles, by name (built with `ac.newRole`). Default owner, admin, member. */
-  readonly roles?: Readonly<Record<string, Role>>
+  readonly roles?: Readonly<Record<string, Role>> | undefined
   readonly teams?: {
-    readonly enabled?: boolean
+    readonly enabled?: boolean | undefined
     /** Create a team named after the organization when it is created. Default true. */
-    readonly defaultTeam?: boolean
+    readonly defaultTeam?: boolean | undefined
     /** Most teams per organization. Default unlimited. */
-    readonly maximumTeams?: number
+    readonly maximumTeams?: number | undefined
     /** Most members per team. Default unlimited. */
-    readonly maximumMembersPerTeam?: number
+    readonly maximumMembersPerTeam?: number | undefined
     /** Allow removing an organization's last team. Default false. */
-    readonly allowRemovingAllTeams?: boolean
-  }
+    readonly allowRemovingAllTeams?: boolean | undefined
+  } | undefined
   /**
    * Deleting a user who is the only owner (creator role) of an organization
    * that has other members (docs/organization.md#deleting-an-owner):
@@ -110,24 +110,24 @@ export interface OrganizationOptions {
    * run-time roles. An organization whose only member is the user is deleted
    * with them whatever this says. Default `'refuse'`.
    */
-  readonly onLastOwnerDeleted?: LastOwnerPolicy
+  readonly onLastOwnerDeleted?: LastOwnerPolicy | undefined
   /** Roles created at run time per organization, stored in the database. */
   readonly dynamicAccessControl?: {
-    readonly enabled?: boolean
+    readonly enabled?: boolean | undefined
     /** Most run-time roles per organization. Default 20. */
-    readonly maximumRolesPerOrganization?: number
-  }
+    readonly maximumRolesPerOrganization?: number | undefined
+  } | undefined
   /**
    * Before and after create, update and delete of each entity. A before-hook
    * may return `{ data }` to change what is written, or throw an `AuthError`
    * to veto; after-hooks run once the write has committed.
    */
   readonly hooks?: {
-    readonly organization?: ModelHooks
-    readonly member?: ModelHooks
-    readonly invitation?: ModelHooks
-    readonly team?: ModelHooks
-  }
+    readonly organization?: ModelHooks | undefined
+    readonly member?: ModelHooks | undefined
+    readonly invitation?: ModelHooks | undefined
+    readonly team?: ModelHooks | undefined
+  } | undefined
 }
 
 export interface ResolvedOptions {

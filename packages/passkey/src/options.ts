@@ -9,25 +9,25 @@
  */
 export interface PasskeyOptions {
   /** The relying party id: a registrable domain the origins belong to. Default: the base URL's host name. */
-  readonly rpID?: string
+  readonly rpID?: string | undefined
   /** The name authenticators show. Default: the auth's `appName`, else the rpID. */
-  readonly rpName?: string
+  readonly rpName?: string | undefined
   /** The origin(s) the browser may run the ceremony on. Default: the base URL's origin. */
-  readonly origin?: string | readonly string[]
+  readonly origin?: string | readonly string[] | undefined
   /**
    * `required` (default) refuses a registration or sign-in whose authenticator did not verify the user (PIN,
    * biometrics): the UV flag must be set, and a passkey is then possession plus a PIN or biometrics, more
    * than one factor (docs/passkeys.md#security). `preferred` asks for verification but accepts presence
    * only: a passkey is then a single possession factor (a security key without a PIN signs in alone).
    */
-  readonly userVerification?: 'preferred' | 'required'
+  readonly userVerification?: 'preferred' | 'required' | undefined
   /** Seconds a challenge stays valid. Default 300 (5 minutes). */
-  readonly challengeExpiresIn?: number
+  readonly challengeExpiresIn?: number | undefined
   /**
    * Requests per window and client to the sign-in routes (generate-authenticate-options and
    * verify-authentication). Default 10 per 60 seconds (docs/passkeys.md#rate-limits).
    */
-  readonly rateLimit?: { readonly window?: number; readonly max?: number }
+  readonly rateLimit?: { readonly window?: number | undefined; readonly max?: number | undefined } | undefined
 }
 
 export interface ResolvedPasskeyOptions {

@@ -35,40 +35,40 @@ export interface TwoFactorLockout {
 
 export interface TwoFactorOptions {
   /** The issuer shown by authenticator apps. Default the `appName`, else "Gatehouse". */
-  readonly issuer?: string
+  readonly issuer?: string | undefined
   /** TOTP digits, 1 to 8. Default 6. */
-  readonly digits?: number
+  readonly digits?: number | undefined
   /** TOTP period in seconds. Default 30. */
-  readonly period?: number
+  readonly period?: number | undefined
   /** Email codes (send-otp / verify-otp). Without `sendOTP` those two routes answer 400. */
   readonly otpOptions?: {
     readonly sendOTP: (data: TwoFactorOTPMail, ctx: MailContext) => MaybePromise<void>
     /** Seconds a mailed code stays valid. Default 300. */
-    readonly expiresIn?: number
-  }
+    readonly expiresIn?: number | undefined
+  } | undefined
   /** How many backup codes, and their length. Default 10 codes of 10 characters (at least 10). */
-  readonly backupCodes?: { readonly amount?: number; readonly length?: number }
+  readonly backupCodes?: { readonly amount?: number | undefined; readonly length?: number | undefined } | undefined
   /**
    * Wrong codes per user and budget before a lockout (default 5); the first lockout's length in seconds
    * (default 300), doubled each time it engages again without a right code in between, up to `maxDuration`
    * seconds (default 86400, 24 hours).
    */
-  readonly lockout?: { readonly maxAttempts?: number; readonly duration?: number; readonly maxDuration?: number }
+  readonly lockout?: { readonly maxAttempts?: number | undefined; readonly duration?: number | undefined; readonly maxDuration?: number | undefined } | undefined
   /**
    * Called once a lockout engages, after it is stored: tell the owner (someone who knows their password is
    * guessing codes). A failing callback is logged and changes no answer.
    */
-  readonly onLockout?: (data: TwoFactorLockout, ctx: MailContext) => MaybePromise<void>
+  readonly onLockout?: ((data: TwoFactorLockout, ctx: MailContext) => MaybePromise<void>) | undefined
   /**
    * Seconds a session that passed the second factor (the second step of its sign-in, a code checked while
    * signed in, or the confirmation of the setup) counts as proof of it for get-totp-uri,
    * generate-backup-codes and disable. Default 600.
    */
-  readonly proofMaxAge?: number
+  readonly proofMaxAge?: number | undefined
   /** Seconds a "trust this device" cookie lasts. Default 30 days. */
-  readonly trustDeviceMaxAge?: number
+  readonly trustDeviceMaxAge?: number | undefined
   /** Seconds between the password step and the second step of a sign-in. Default 600. */
-  readonly pendingMaxAge?: number
+  readonly pendingMaxAge?: number | undefined
 }
 
 export interface ResolvedTwoFactorOptions {

@@ -17,36 +17,36 @@ export interface CheckoutProduct {
 
 export interface OutboundOptions {
   /** Access to the platform's API. */
-  readonly platform?: PlatformOptions
+  readonly platform?: PlatformOptions | undefined
   /** Create the platform customer (external id = user id) once a sign-up commits. Default false. */
-  readonly createCustomerOnSignUp?: boolean
+  readonly createCustomerOnSignUp?: boolean | undefined
   /**
    * What happens to a deleted user's customer: `delete` (default) deletes it on the
    * platform by external id, anonymized, which ends its subscriptions; `keep` leaves it.
    */
-  readonly onUserDeleted?: 'delete' | 'keep'
+  readonly onUserDeleted?: 'delete' | 'keep' | undefined
   readonly checkout?: {
     /** Products a checkout may name by slug. */
-    readonly products?: readonly CheckoutProduct[]
+    readonly products?: readonly CheckoutProduct[] | undefined
     /** Where the platform sends the buyer after paying, when the request names none. */
-    readonly successUrl?: string
+    readonly successUrl?: string | undefined
     /** Refuse checkouts without a session (401). Default true. */
-    readonly authenticatedUsersOnly?: boolean
-  }
+    readonly authenticatedUsersOnly?: boolean | undefined
+  } | undefined
   readonly usage?: {
     /** How long ingested events wait for others before one call sends them all. Default 200 ms. */
-    readonly batchWindowMs?: number
+    readonly batchWindowMs?: number | undefined
     /** At most this many events per call; a full batch is sent at once. Default 100. */
-    readonly maxBatchSize?: number
+    readonly maxBatchSize?: number | undefined
     /**
      * The events signed-in users may report through POST /usage/ingest, each
      * with a `schema` or a `validate` callback and number bounds (docs/billing.md#usage-events).
      * Without it the route is server-only: `auth.api.ingestUsage` works, a request is 404.
      */
-    readonly events?: Readonly<Record<string, UsageEventRule>>
+    readonly events?: Readonly<Record<string, UsageEventRule>> | undefined
     /** POST /usage/ingest requests per window and user. Default `{ window: 60, max: 60 }`; false turns the budget off. */
-    readonly rateLimit?: UsageRateLimit | false
-  }
+    readonly rateLimit?: UsageRateLimit | false | undefined
+  } | undefined
 }
 
 export interface ResolvedOutbound {

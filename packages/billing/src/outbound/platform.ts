@@ -27,13 +27,13 @@ export interface PlatformOptions {
   /** An organization access token of the billing platform. Never logged, never answered. */
   readonly accessToken: string
   /** Default `production`. */
-  readonly server?: 'production' | 'sandbox'
+  readonly server?: 'production' | 'sandbox' | undefined
   /** Overrides `server`: another API base URL (a loopback mock in tests). */
-  readonly serverURL?: string
+  readonly serverURL?: string | undefined
   /** Per attempt. Default 5000. */
-  readonly timeoutMs?: number
+  readonly timeoutMs?: number | undefined
   /** Retries with exponential backoff: the first wait, the longest wait and the time after which no retry starts. */
-  readonly retry?: { readonly initialIntervalMs?: number; readonly maxIntervalMs?: number; readonly maxElapsedMs?: number }
+  readonly retry?: { readonly initialIntervalMs?: number | undefined; readonly maxIntervalMs?: number | undefined; readonly maxElapsedMs?: number | undefined } | undefined
 }
 
 /** The SDK modules the plugin uses, loaded together on the first call. */
@@ -168,12 +168,12 @@ export function createPlatform(options: PlatformOptions, logger: Logger) {
       call('customers.deleteExternal', (sdk, client) => sdk.customersDeleteExternal(client, { externalId, anonymize: true }, idempotent), ['not-found']),
     createCheckout: (input: {
       products: string[]
-      externalCustomerId?: string
-      customerEmail?: string
-      customerName?: string
-      successUrl?: string
-      returnUrl?: string
-      metadata?: Record<string, string | number | boolean>
+      externalCustomerId?: string | undefined
+      customerEmail?: string | undefined
+      customerName?: string | undefined
+      successUrl?: string | undefined
+      returnUrl?: string | undefined
+      metadata?: Record<string, string | number | boolean> | undefined
     }) => call('checkouts.create', (sdk, client) => sdk.checkoutsCreate(client, input, once)),
     createPortalSession: (input: { externalCustomerId: string; returnUrl?: string }) =>
       call('customerSessions.create', (sdk, client) => sdk.customerSessionsCreate(client, input, once), ['not-found']),

@@ -4,7 +4,7 @@
  * scrypt) hasher, the timing-safe verifier for unknown users, and the length
  * policy (8..128 by default; too long is refused, never truncated:
  * docs/passwords.md#no-truncation). It takes only the `emailAndPassword`
- * group, so it sits below the options and context types that name it.
+ * group; the context names its interface, declared in `types/services.ts`.
  *
  * A password over the maximum never reaches the hasher, on any path: NFKC
  * can expand one code point 18-fold, so a 1 MiB body would otherwise cost
@@ -16,21 +16,7 @@ import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { createTimingSafeVerifier, defaultPasswordHasher, type PasswordHasher } from '../password/index.js'
 import type { EmailAndPasswordOptions } from '../types/options.js'
-
-export interface PasswordService {
-  hash(password: string): Promise<string>
-  /** False at once, without hashing, for a password longer than the maximum. */
-  verify(hash: string, password: string): Promise<boolean>
-  /**
-   * Verifies against a dummy hash when `hash` is absent, so a miss costs the same work as a wrong password.
-   * A password longer than the maximum is false after the same work, done on a bounded stand-in.
-   */
-  verifyOrDummy(hash: string | null | undefined, password: string): Promise<boolean>
-  /** Throws "Password too short" / "Password too long" (400). */
-  checkLength(password: string): void
-  /** Computes the dummy hash ahead of the first miss. */
-  prepare(): Promise<void>
-}
+import type { PasswordService } from '../types/services.js'
 
 /** Default `emailAndPassword.maxPasswordLength`, in code points. */
 export const DEFAULT_MAX_PASSWORD_LENGTH = 128

@@ -4,7 +4,7 @@
  */
 import { isUniqueViolation, type Row } from '../db/adapter.js'
 import type { Store } from '../db/store.js'
-import type { User } from '../session/types.js'
+import type { User } from '../types/rows.js'
 
 export interface Account {
   [field: string]: unknown

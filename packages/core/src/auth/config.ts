@@ -9,11 +9,11 @@ import { createSecrets, validateSecrets, type Secrets } from '../crypto/keys.js'
 import { cryptoRandom, generateToken, type Random } from '../crypto/random.js'
 import { coreSchema, mergeSchemas, type Schema } from '../db/schema.js'
 import { createCookieConfig, type CookieConfig } from '../cookies/cookies.js'
-import { createLogger, type Logger } from '../endpoint/logger.js'
+import { createLogger, type Logger } from '../logging/logger.js'
 import type { GatehouseOptions } from '../options.js'
 import { createOriginMatcher } from '../security/origins.js'
 import { buildSocialProviders } from '../social/registry.js'
-import type { ConfiguredProvider } from '../social/types.js'
+import type { ConfiguredProvider } from '../types/social.js'
 
 export interface ResolvedConfig {
   readonly options: GatehouseOptions

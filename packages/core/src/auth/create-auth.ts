@@ -16,7 +16,7 @@ import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
 import type { GatehouseOptions } from '../options.js'
 import type { GatehousePlugin } from '../plugins/types.js'
 import type { InferFields } from '../db/infer.js'
-import type { SessionWithUser } from '../session/types.js'
+import type { SessionWithUser } from '../types/rows.js'
 import { resolveConfig } from './config.js'
 import { initialize } from './initialize.js'
 

@@ -11,7 +11,7 @@
 import type { Adapter } from '../db/adapter.js'
 import type { AuthContext } from '../endpoint/context.js'
 import { longestWindow } from '../rate-limit/rules.js'
-import type { CleanupOptions, CleanupResult, CleanupTarget } from './types.js'
+import type { CleanupOptions, CleanupResult, CleanupTarget } from '../types/cleanup.js'
 
 export const DEFAULT_CLEANUP_BATCH_SIZE = 500
 

@@ -13,35 +13,35 @@ export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'json'
 export interface FieldReference {
   readonly model: string
   readonly field: string
-  readonly onDelete?: 'cascade' | 'set null' | 'restrict'
+  readonly onDelete?: 'cascade' | 'set null' | 'restrict' | undefined
 }
 
 export interface FieldDefinition {
   readonly type: FieldType
   /** Defaults to true: the column is NOT NULL and a create must give a value (or a default). */
-  readonly required?: boolean
-  readonly unique?: boolean
+  readonly required?: boolean | undefined
+  readonly unique?: boolean | undefined
   /** Adds a non-unique index. */
-  readonly index?: boolean
-  readonly references?: FieldReference
+  readonly index?: boolean | undefined
+  readonly references?: FieldReference | undefined
   /** A constant, or a function evaluated at create time. */
   readonly defaultValue?: unknown
   /** Stored as a 64-bit integer (type `number` only): millisecond timestamps, large counters. */
-  readonly bigint?: boolean
+  readonly bigint?: boolean | undefined
   /** Column name when it differs from the field name. */
-  readonly columnName?: string
+  readonly columnName?: string | undefined
   /** Strings are stored lowercased (the user email), whoever writes them, so case never makes two rows. */
-  readonly lowercase?: boolean
+  readonly lowercase?: boolean | undefined
   /** False: clients cannot set the field through request bodies (docs/accounts.md#updating-the-user). */
-  readonly input?: boolean
+  readonly input?: boolean | undefined
   /**
    * Type `string` only: the longest value, in UTF-16 units, a request body may
    * set (an additional user field on sign-up and update-user: default 1024,
    * docs/accounts.md#input-limits). Checked on input; not a column constraint.
    */
-  readonly maxLength?: number
+  readonly maxLength?: number | undefined
   /** False: the field is never sent back in responses. */
-  readonly returned?: boolean
+  readonly returned?: boolean | undefined
 }
 
 /**
@@ -53,10 +53,10 @@ export type CompositeUnique = readonly string[]
 
 export interface ModelDefinition {
   /** Table name when it differs from the model name. */
-  readonly tableName?: string
+  readonly tableName?: string | undefined
   readonly fields: Readonly<Record<string, FieldDefinition>>
   /** Composite unique constraints, each naming two or more fields (or `id`); one field uses `FieldDefinition.unique`. */
-  readonly unique?: readonly CompositeUnique[]
+  readonly unique?: readonly CompositeUnique[] | undefined
 }
 
 export type Schema = Readonly<Record<string, ModelDefinition>>
@@ -69,9 +69,9 @@ export type SchemaExtension = Readonly<
   Record<
     string,
     {
-      readonly tableName?: string
-      readonly fields?: Readonly<Record<string, FieldDefinition>>
-      readonly unique?: readonly CompositeUnique[]
+      readonly tableName?: string | undefined
+      readonly fields?: Readonly<Record<string, FieldDefinition>> | undefined
+      readonly unique?: readonly CompositeUnique[] | undefined
     }
   >
 >
@@ -185,7 +185,7 @@ export function mergeSchemas(base: Schema, ...extensions: ReadonlyArray<SchemaEx
 }
 
 interface MergingModel {
-  tableName?: string
+  tableName?: string | undefined
   fields: Record<string, FieldDefinition>
   unique: CompositeUnique[]
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { manualClock } from '../crypto/clock.js'
-import { createLogger } from '../endpoint/logger.js'
 import { AuthError } from '../errors/catalogue.js'
+import { createLogger } from '../logging/logger.js'
 import { memoryAdapter } from './memory/index.js'
 import { coreSchema } from './schema.js'
 import { createStore, type DatabaseHooks } from './store.js'

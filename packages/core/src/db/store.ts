@@ -8,7 +8,7 @@
  * never see a row that a rollback takes back.
  */
 import type { Clock } from '../crypto/clock.js'
-import type { Logger } from '../endpoint/logger.js'
+import type { Logger } from '../logging/logger.js'
 import type { Adapter, Row } from './adapter.js'
 import { getModel, type Schema } from './schema.js'
 
@@ -30,17 +30,17 @@ type MaybePromise<T> = T | Promise<T>
 
 export interface ModelHooks {
   readonly create?: {
-    readonly before?: (data: Row, ctx: DatabaseHookContext) => MaybePromise<{ data: Row } | void>
-    readonly after?: (row: Row, ctx: DatabaseHookContext) => MaybePromise<void>
-  }
+    readonly before?: ((data: Row, ctx: DatabaseHookContext) => MaybePromise<{ data: Row } | void>) | undefined
+    readonly after?: ((row: Row, ctx: DatabaseHookContext) => MaybePromise<void>) | undefined
+  } | undefined
   readonly update?: {
-    readonly before?: (update: Row, ctx: DatabaseHookContext) => MaybePromise<{ data: Row } | void>
-    readonly after?: (row: Row, ctx: DatabaseHookContext) => MaybePromise<void>
-  }
+    readonly before?: ((update: Row, ctx: DatabaseHookContext) => MaybePromise<{ data: Row } | void>) | undefined
+    readonly after?: ((row: Row, ctx: DatabaseHookContext) => MaybePromise<void>) | undefined
+  } | undefined
   readonly delete?: {
-    readonly before?: (row: Row, ctx: DatabaseHookContext) => MaybePromise<void>
-    readonly after?: (row: Row, ctx: DatabaseHookContext) => MaybePromise<void>
-  }
+    readonly before?: ((row: Row, ctx: DatabaseHookContext) => MaybePromise<void>) | undefined
+    readonly after?: ((row: Row, ctx: DatabaseHookContext) => MaybePromise<void>) | undefined
+  } | undefined
 }
 
 /** Hooks per model name: `{ user: { create: { before, after } } }`. */

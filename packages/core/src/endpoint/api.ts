@@ -6,7 +6,7 @@
  * thrown as `AuthError`; `asResponse` returns the HTTP Response instead.
  */
 import type { AuthContext } from './context.js'
-import { createCookieJar } from './cookie-jar.js'
+import { createCookieJar } from '../cookies/cookie-jar.js'
 import type { CookieConfig } from '../cookies/cookies.js'
 import {
   endpointMethods,
@@ -19,7 +19,7 @@ import {
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
 import { clientIpFromHeaders } from '../security/ip.js'
-import type { Session, User } from '../session/types.js'
+import type { Session, User } from '../types/rows.js'
 
 // A body or query whose fields are all optional may be left out entirely.
 type InputField<Key extends string, T> = [T] extends [undefined]

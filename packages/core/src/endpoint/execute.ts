@@ -5,7 +5,7 @@
  * The origin check and rate limit belong to the HTTP path (handler.ts) only.
  */
 import type { AuthContext, EndpointContext, HookContext } from './context.js'
-import type { CookieJar } from './cookie-jar.js'
+import type { CookieJar } from '../cookies/cookie-jar.js'
 import type { Method } from './define-endpoint.js'
 import type { Route } from './router.js'
 import { withLazyRequest, withLazyRequestAndDb } from './lazy-fields.js'

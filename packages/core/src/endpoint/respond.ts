@@ -13,7 +13,7 @@ import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { transientFault } from '../db/transient.js'
 import { toJsonText } from './json-text.js'
-import type { Logger } from './logger.js'
+import type { Logger } from '../logging/logger.js'
 
 export interface Outgoing {
   readonly status: number

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { captureLogs } from '../../test/capture-logs.js'
 import { manualClock } from '../crypto/clock.js'
-import { createLogger } from '../endpoint/logger.js'
+import { createLogger } from '../logging/logger.js'
 import { StorageUnavailableError } from '../storage/errors.js'
 import { memoryStorage } from '../storage/memory-storage.js'
 import type { SecondaryStorage } from '../storage/types.js'

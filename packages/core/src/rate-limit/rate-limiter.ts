@@ -10,7 +10,7 @@
 import type { Clock } from '../crypto/clock.js'
 import type { Adapter } from '../db/adapter.js'
 import type { SecondaryStorage } from '../storage/types.js'
-import type { Logger } from '../endpoint/logger.js'
+import type { Logger } from '../logging/logger.js'
 import {
   assertValidRule,
   failsClosed,

@@ -19,25 +19,25 @@ export interface RateLimitRule {
    * true counts it under one key shared by all such requests, false lets it through uncounted.
    * Default: true for the credential paths (`credentialPaths`), false elsewhere.
    */
-  readonly failClosed?: boolean
+  readonly failClosed?: boolean | undefined
 }
 
 export type RateLimitStorageKind = 'memory' | 'database' | 'secondary-storage'
 
 export interface RateLimitOptions {
   /** Default true. */
-  enabled?: boolean
+  enabled?: boolean | undefined
   /** Global window in seconds. Default 10. */
-  window?: number
+  window?: number | undefined
   /** Global requests per window. Default 100. */
-  max?: number
+  max?: number | undefined
   /** Default 'secondary-storage' when a secondary storage is configured, else 'memory'. */
-  storage?: RateLimitStorageKind
+  storage?: RateLimitStorageKind | undefined
   /**
    * Per-path overrides. A key is an exact path (`/sign-in/email`) or a prefix
    * ending in `*` (`/sign-in/*`); `false` turns limiting off for the path.
    */
-  customRules?: Readonly<Record<string, RateLimitRule | false>>
+  customRules?: Readonly<Record<string, RateLimitRule | false>> | undefined
 }
 
 /** A rule a plugin declares for its endpoints. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createCachePayloadMemo, decodeCachePayload, encodeCachePayload, RECENT_PAYLOADS, type CachePayload } from './cache-payload.js'
-import type { Session, User } from './types.js'
+import type { Session, User } from '../types/rows.js'
+import type { CachePayload } from '../types/services.js'
+import { createCachePayloadMemo, decodeCachePayload, encodeCachePayload, RECENT_PAYLOADS } from './cache-payload.js'
 
 const AT = new Date('2026-01-02T03:04:05.678Z')
 

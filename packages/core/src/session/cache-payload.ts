@@ -17,19 +17,7 @@
  * before handing them out, so no request sees another's edits.
  */
 import { primitives } from '../crypto/primitives.js'
-import type { Session, User } from './types.js'
-
-export interface CachePayload {
-  readonly session: Session
-  readonly user: User
-  /**
-   * The fields a custom-session plugin added to the get-session answer
-   * (docs/custom-session.md); absent when the cache was written without them.
-   */
-  readonly extra?: Readonly<Record<string, unknown>>
-  /** Epoch milliseconds after which the cache is not used. */
-  readonly expiresAt: number
-}
+import type { CachePayload, CachePayloadMemo } from '../types/services.js'
 
 export const RECENT_PAYLOADS = 256
 
@@ -39,21 +27,6 @@ export const RECENT_PAYLOADS = 256
  */
 export function encodeCachePayload(payload: CachePayload): string {
   return primitives.encodeBase64urlText(JSON.stringify(payload))
-}
-
-/**
- * The recently verified cache cookies of one auth instance (its keys): per
- * session token hash, the signed cookie text and its decoded payload.
- */
-export interface CachePayloadMemo {
-  /**
-   * The payload of a signed `session_data` cookie text, or null when it is
-   * not one. A text byte-identical to one this memo verified before is the
-   * same signed message under the same keys (an HMAC is a function of the
-   * message), so it is not verified or decoded again; any other text goes
-   * through `verify` (signature check, returning the value) and decoding.
-   */
-  read(signed: string, tokenHash: string, verify: (signed: string) => string | null): CachePayload | null
 }
 
 /**

@@ -13,10 +13,10 @@
  */
 import type { EndpointContext } from '../endpoint/context.js'
 import type { AuthContext, GatehousePlugin, SessionExtra } from '../types/contract.js'
+import type { SessionWithUser } from '../types/rows.js'
 import { resolveSession, type ResolveOptions } from './resolve-session.js'
 import { readCachedAnswer, setCookieCache } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
-import type { SessionWithUser } from './types.js'
 
 /** Names the answer already uses: a plugin cannot replace core's rows through them. */
 const RESERVED = new Set(['session', 'user'])

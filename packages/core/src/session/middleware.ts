@@ -6,8 +6,8 @@
 import type { EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import type { SessionWithUser } from '../types/rows.js'
 import { isFresh, resolveSession } from './resolve-session.js'
-import type { SessionWithUser } from './types.js'
 
 /**
  * Requires a session; the cookie cache may serve it.

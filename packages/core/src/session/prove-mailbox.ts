@@ -18,8 +18,8 @@
 import type { Row } from '../db/adapter.js'
 import type { Store } from '../db/store.js'
 import type { AuthContext } from '../endpoint/context.js'
+import type { User } from '../types/rows.js'
 import { revokeUserCredentials } from './revoke-credentials.js'
-import type { User } from './types.js'
 
 export interface MailboxProof {
   /** The user as read inside `db`; a verified user is returned unchanged. */

@@ -12,6 +12,7 @@
 import type { AuthContext, EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import type { SessionWithUser } from '../types/rows.js'
 import {
   clearSessionCookies,
   isDontRemember,
@@ -22,7 +23,6 @@ import {
 } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
 import { deleteExpiredSession, findSession, refreshSession } from './session-store.js'
-import type { SessionWithUser } from './types.js'
 
 export interface ResolveOptions {
   /** Sensitive routes (password, email, delete, revoke) pass true: they never trust the cache. */

@@ -11,7 +11,7 @@ import { unverifiedCookieValue } from '../cookies/cookies.js'
 import { encodeCachePayload } from './cache-payload.js'
 import { hashSessionToken } from './session-store.js'
 import { sessionOptions } from './session-options.js'
-import type { Session, SessionWithUser, User } from './types.js'
+import type { Session, SessionWithUser, User } from '../types/rows.js'
 
 /** Browsers drop a cookie whose name=value and attributes pass 4096 bytes; 4093 keeps a small margin. */
 export const COOKIE_CACHE_SIZE_LIMIT = 4093

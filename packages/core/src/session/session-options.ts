@@ -1,20 +1,10 @@
 /**
  * @module
  * Session lifetimes (docs/sessions.md#lifetimes-seconds). Values are seconds.
- * A leaf: the resolver takes only the `session` group, so the options type,
- * which holds these, never needs importing here.
+ * The resolver takes only the `session` group (declared with the other option
+ * groups in `types/options.ts`), never the whole options type.
  */
-
-export interface SessionOptions {
-  /** Lifetime of a session. Default 7 days. */
-  readonly expiresIn?: number
-  /** A read older than this since the last update extends the session. Default 1 day. */
-  readonly updateAge?: number
-  /** Sensitive actions need a session updated within this. Default 1 day; 0 turns the check off. */
-  readonly freshAge?: number
-  /** Serve get-session from a signed cookie for `maxAge` seconds (default 60) without touching the database. */
-  readonly cookieCache?: { readonly enabled?: boolean; readonly maxAge?: number }
-}
+import type { SessionOptions } from '../types/options.js'
 
 export interface ResolvedSessionOptions {
   readonly expiresIn: number

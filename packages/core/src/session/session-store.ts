@@ -42,7 +42,7 @@ import type { Store } from '../db/store.js'
 import { deleteOrThrow } from '../storage/resilient.js'
 import type { SecondaryStorage } from '../storage/types.js'
 import { sessionOptions } from './session-options.js'
-import type { Session, SessionWithUser, User } from './types.js'
+import type { Session, SessionWithUser, User } from '../types/rows.js'
 
 export const SESSION_TOKEN_LENGTH = 32
 

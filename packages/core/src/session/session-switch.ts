@@ -8,8 +8,8 @@
  * instead, and its POST completes the sign-in.
  */
 import type { EndpointContext } from '../endpoint/context.js'
+import type { SessionWithUser } from '../types/rows.js'
 import { resolveSession } from './resolve-session.js'
-import type { SessionWithUser } from './types.js'
 
 /**
  * The caller's session when it belongs to a user other than `userId` (null:

@@ -13,10 +13,10 @@
  */
 import type { Row } from '../db/adapter.js'
 import type { AuthContext } from '../endpoint/context.js'
+import type { ConfiguredProvider } from '../types/social.js'
 import { findSocialAccount, tokenColumns, type SocialAccount } from './accounts.js'
 import { providerRequestContext, refreshTokens, splitScope } from './protocol.js'
 import { decryptToken } from './token-crypto.js'
-import type { ConfiguredProvider } from './types.js'
 
 /** Refresh when the access token expires within this many milliseconds (docs/social.md#constants). */
 export const REFRESH_MARGIN_MS = 5000

@@ -29,9 +29,9 @@ import { isUniqueViolation, type Row } from '../db/adapter.js'
 import type { Store } from '../db/store.js'
 import type { AuthContext } from '../endpoint/context.js'
 import { proveMailbox } from '../session/prove-mailbox.js'
-import type { User } from '../session/types.js'
+import type { User } from '../types/rows.js'
+import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from '../types/social.js'
 import { encryptToken } from './token-crypto.js'
-import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from './types.js'
 
 /** An account row with the provider token columns. */
 export interface SocialAccount extends Account {

@@ -9,10 +9,10 @@
 import type { EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import { appendQueryParam } from '../routes/email/append-query.js'
+import { appendQueryParam } from '../security/append-query.js'
+import type { ConfiguredProvider } from '../types/social.js'
 import { authorizationServer, authorizationUrl, requestedScopes, usesOpenId } from './protocol.js'
 import { createState, type OAuthStateData } from './state.js'
-import type { ConfiguredProvider } from './types.js'
 
 export interface FlowStart {
   readonly callbackURL: string | undefined

@@ -5,7 +5,7 @@ import * as oauth from 'oauth4webapi'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyIdToken } from './id-token.js'
 import { authorizationServer } from './protocol.js'
-import type { ConfiguredProvider } from './types.js'
+import type { ConfiguredProvider } from '../types/social.js'
 
 const clock = { now: () => new Date() }
 let keys: Awaited<ReturnType<typeof generateKeyPair>>

@@ -10,12 +10,12 @@
  * when an unknown key id shows up, and cached for 10 minutes.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose'
-import type { Logger } from '../endpoint/logger.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
+import type { Logger } from '../logging/logger.js'
+import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from '../types/social.js'
 import { authorizationServer, requestedScopes, resolveIssuer, TENANT_PLACEHOLDER } from './protocol.js'
 import { isLoopback } from './registry.js'
-import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from './types.js'
 import { fetchUserInfo, idTokenTokens } from './user-info.js'
 
 /** Remote key set timings (docs/social.md#constants). */

@@ -13,7 +13,7 @@
  * so that expiry checks use the same time as the rest of core.
  */
 import * as oauth from 'oauth4webapi'
-import type { ConfiguredProvider, ProviderRequestContext, ProviderTokens } from './types.js'
+import type { ConfiguredProvider, ProviderRequestContext, ProviderTokens } from '../types/social.js'
 import { isLoopback } from './registry.js'
 
 /** Outbound calls to a provider (token, UserInfo, discovery, profile APIs) are cut off after this. */

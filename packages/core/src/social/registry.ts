@@ -6,9 +6,6 @@
  * client id, an endpoint over plain http to anything but this machine) fail
  * `createAuth`, not the first sign-in.
  */
-import { genericOAuthProvider } from './providers/generic-oauth.js'
-import { genericOidcProvider } from './providers/generic-oidc.js'
-import { namedProviders } from './providers/index.js'
 import type {
   ConfiguredProvider,
   GenericProviderConfig,
@@ -16,7 +13,10 @@ import type {
   ProviderFactory,
   SocialProviderConfig,
   SocialProvidersOptions,
-} from './types.js'
+} from '../types/social.js'
+import { genericOAuthProvider } from './providers/generic-oauth.js'
+import { genericOidcProvider } from './providers/generic-oidc.js'
+import { namedProviders } from './providers/index.js'
 
 /** Provider ids become a path segment (`/callback/{id}`) and a stored `providerId`. */
 const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i

@@ -4,10 +4,10 @@
  * failures (a provider that is down, an unexpected answer) turned into null
  * and logged without tokens or profile data.
  */
-import type { Logger } from '../endpoint/logger.js'
+import type { Logger } from '../logging/logger.js'
 import { normalizeEmail } from '../accounts/email.js'
 import { authorizationServer, providerRequestContext } from './protocol.js'
-import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from './types.js'
+import type { ConfiguredProvider, ProviderTokens, ProviderUserInfo } from '../types/social.js'
 
 /**
  * @example

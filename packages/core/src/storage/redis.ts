@@ -21,13 +21,13 @@ import type { SecondaryStorage } from './types.js'
 
 export interface RedisStorageOptions {
   /** An existing connection; the storage never closes it. */
-  client?: Redis
+  client?: Redis | undefined
   /** Connection URL used when no `client` is given (`redis://host:6379/0`); defaults to ioredis' localhost:6379. */
-  url?: string
+  url?: string | undefined
   /** Prepended to every key, to share one Redis database between applications or test files. Default ''. */
-  keyPrefix?: string
+  keyPrefix?: string | undefined
   /** Milliseconds a command may wait for its answer before it fails as unavailable. Default 1000. */
-  commandTimeout?: number
+  commandTimeout?: number | undefined
 }
 
 export interface RedisStorage extends SecondaryStorage {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { captureLogs } from '../../test/capture-logs.js'
-import { createLogger } from '../endpoint/logger.js'
+import { createLogger } from '../logging/logger.js'
 import { StorageUnavailableError } from './errors.js'
 import { memoryStorage } from './memory-storage.js'
 import { deleteOrThrow, resilientStorage } from './resilient.js'

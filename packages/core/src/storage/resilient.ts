@@ -15,7 +15,7 @@
  * revocation fail instead (503, its transaction rolled back) when the copy
  * cannot be deleted (docs/sessions.md#revocation-and-racing-reads).
  */
-import type { Logger } from '../endpoint/logger.js'
+import type { Logger } from '../logging/logger.js'
 import { isStorageUnavailable, StorageUnavailableError } from './errors.js'
 import type { SecondaryStorage } from './types.js'
 

@@ -9,25 +9,23 @@
  * (`options.ts`, `plugins/types.ts`, `endpoint/context.ts`,
  * `endpoint/define-endpoint.ts`) re-export them from here.
  */
-import type { PasswordService } from '../accounts/passwords.js'
-import type { CleanupTarget } from '../cleanup/types.js'
+import type { CookieJar, CookieNames } from '../cookies/cookie-jar.js'
 import type { Clock } from '../crypto/clock.js'
 import type { Secrets } from '../crypto/keys.js'
 import type { Random } from '../crypto/random.js'
 import type { Adapter, AdapterFactory } from '../db/adapter.js'
 import type { FieldDefinition, Schema as DatabaseSchema, SchemaExtension } from '../db/schema.js'
 import type { DatabaseHooks, Store } from '../db/store.js'
-import type { CookieJar, CookieNames } from '../endpoint/cookie-jar.js'
-import type { Logger, LoggerOptions } from '../endpoint/logger.js'
 import type { ErrorCatalogue } from '../errors/catalogue.js'
+import type { Logger, LoggerOptions } from '../logging/logger.js'
 import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.js'
-import type { CachePayloadMemo } from '../session/cache-payload.js'
-import type { SessionOptions } from '../session/session-options.js'
-import type { SessionWithUser, User } from '../session/types.js'
-import type { ConfiguredProvider, SocialProvidersOptions } from '../social/types.js'
 import type { SecondaryStorage } from '../storage/types.js'
+import type { CleanupTarget } from './cleanup.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
-import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, UserOptions } from './options.js'
+import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, SessionOptions, UserOptions } from './options.js'
+import type { SessionWithUser, User } from './rows.js'
+import type { CachePayloadMemo, PasswordService } from './services.js'
+import type { ConfiguredProvider, SocialProvidersOptions } from './social.js'
 
 /**
  * What `createAuth` accepts. Everything has a secure default; only `baseURL`
@@ -57,7 +55,7 @@ export interface GatehouseOptions {
   readonly trustedOrigins?: readonly string[] | undefined
   readonly plugins?: readonly GatehousePlugin[] | undefined
   readonly rateLimit?: RateLimitOptions | undefined
-  readonly hooks?: { readonly before?: readonly BeforeHook[]; readonly after?: readonly AfterHook[] } | undefined
+  readonly hooks?: { readonly before?: readonly BeforeHook[] | undefined; readonly after?: readonly AfterHook[] | undefined } | undefined
   readonly databaseHooks?: DatabaseHooks | undefined
   /** Application tables, or fields added to existing ones. */
   readonly schema?: SchemaExtension | undefined
@@ -67,7 +65,7 @@ export interface GatehouseOptions {
   readonly account?: AccountOptions | undefined
   /** Social sign-in providers by id (docs/social.md#configuration): `{ github: { clientId, clientSecret } }`. */
   readonly socialProviders?: SocialProvidersOptions | undefined
-  readonly session?: SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> } | undefined
+  readonly session?: (SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> | undefined }) | undefined
   readonly advanced?: AdvancedOptions | undefined
   readonly logger?: LoggerOptions | Logger | undefined
   /** Defaults to `process.env.NODE_ENV === 'production'`. */

@@ -7,7 +7,7 @@
  * `GatehouseOptions` and, through it, everything above them.
  */
 import type { FieldDefinition } from '../db/schema.js'
-import type { User } from '../session/types.js'
+import type { User } from './rows.js'
 
 /** What mail callbacks receive. `request` is absent for server-side `api` calls made without one. */
 export interface MailContext {
@@ -44,7 +44,7 @@ export interface EmailAndPasswordOptions {
   readonly password?: {
     readonly hash?: ((password: string) => Promise<string>) | undefined
     readonly verify?: ((data: { hash: string; password: string }) => Promise<boolean>) | undefined
-  }
+  } | undefined
 }
 
 export interface EmailVerificationOptions {
@@ -64,11 +64,10 @@ export interface UserOptions {
   readonly changeEmail?: {
     readonly enabled?: boolean | undefined
     /** Mails the confirmation link to the current address when it is verified (docs/accounts.md#changing-the-email). */
-    readonly sendChangeEmailVerification?: (
-      data: { user: User; newEmail: string; url: string; token: string },
-      ctx: MailContext,
-    ) => Promise<void> | void
-  }
+    readonly sendChangeEmailVerification?:
+      | ((data: { user: User; newEmail: string; url: string; token: string }, ctx: MailContext) => Promise<void> | void)
+      | undefined
+  } | undefined
   readonly deleteUser?: {
     readonly enabled?: boolean | undefined
     /** Mails the deletion link; when set, delete-user without password or token sends it instead of deleting. */
@@ -77,7 +76,7 @@ export interface UserOptions {
     readonly deleteTokenExpiresIn?: number | undefined
     readonly beforeDelete?: ((user: User) => Promise<void> | void) | undefined
     readonly afterDelete?: ((user: User) => Promise<void> | void) | undefined
-  }
+  } | undefined
 }
 
 export interface AccountOptions {
@@ -93,7 +92,19 @@ export interface AccountOptions {
     readonly trustedProviders?: readonly string[] | undefined
     /** link-social may link a provider account whose email differs from the user's. Default false. */
     readonly allowDifferentEmails?: boolean | undefined
-  }
+  } | undefined
+}
+
+/** Session lifetimes (docs/sessions.md#lifetimes-seconds), in seconds; `session/session-options.ts` fills in the defaults. */
+export interface SessionOptions {
+  /** Lifetime of a session. Default 7 days. */
+  readonly expiresIn?: number | undefined
+  /** A read older than this since the last update extends the session. Default 1 day. */
+  readonly updateAge?: number | undefined
+  /** Sensitive actions need a session updated within this. Default 1 day; 0 turns the check off. */
+  readonly freshAge?: number | undefined
+  /** Serve get-session from a signed cookie for `maxAge` seconds (default 60) without touching the database. */
+  readonly cookieCache?: { readonly enabled?: boolean | undefined; readonly maxAge?: number | undefined } | undefined
 }
 
 export interface AdvancedOptions {
@@ -111,6 +122,6 @@ export interface AdvancedOptions {
     readonly disableIpTracking?: boolean | undefined
     /** Proxies in front of the server that append to x-forwarded-for. Default 1. */
     readonly trustedProxyCount?: number | undefined
-  }
+  } | undefined
   readonly generateId?: ((model: string) => string) | undefined
 }

@@ -8,7 +8,7 @@ import { deliverMail } from '../accounts/mail.js'
 import type { EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import type { User } from '../session/types.js'
+import type { User } from '../types/rows.js'
 import { signEmailToken } from './email-token.js'
 
 export const DEFAULT_EMAIL_TOKEN_SECONDS = 3600

@@ -13,7 +13,7 @@ export interface PostgresAdapterOptions {
    * A schema to work in: every connection sets `search_path` to it, so
    * tables are created and read there. It must exist already.
    */
-  readonly schema?: string
+  readonly schema?: string | undefined
 }
 
 type Tables = Record<string, Record<string, unknown>>

@@ -13,13 +13,13 @@ import { withJsRows } from './sqlite-rows.js'
 
 export interface SqliteAdapterOptions {
   /** How long a write waits for another process's lock before failing with SQLITE_BUSY, in ms. Defaults to 5000. */
-  readonly busyTimeout?: number
+  readonly busyTimeout?: number | undefined
   /**
    * The better-sqlite3 addon file (`better_sqlite3.node`), for a server that
    * bundles better-sqlite3's JavaScript: bundled, the package can no longer
    * find its addon beside itself. Used only when the adapter opens the file.
    */
-  readonly nativeBinding?: string
+  readonly nativeBinding?: string | undefined
 }
 
 type Tables = Record<string, Record<string, unknown>>

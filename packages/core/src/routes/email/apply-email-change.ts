@@ -24,7 +24,7 @@ import { normalizeEmail } from '../../accounts/email.js'
 import { findUserByEmail, moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { resolveSession } from '../../session/resolve-session.js'
-import type { User } from '../../session/types.js'
+import type { User } from '../../types/rows.js'
 import type { ChangeConfirmationClaims } from '../../verification/email-token.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
 

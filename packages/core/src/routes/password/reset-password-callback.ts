@@ -12,8 +12,8 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
+import { appendQueryParam } from '../../security/append-query.js'
 import { peekVerificationToken } from '../../verification/verification-token.js'
-import { appendQueryParam } from '../email/append-query.js'
 
 /**
  * @example

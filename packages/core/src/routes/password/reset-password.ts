@@ -27,7 +27,7 @@ import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { proveMailbox } from '../../session/prove-mailbox.js'
 import { revokeUserCredentials } from '../../session/revoke-credentials.js'
-import type { User } from '../../session/types.js'
+import type { User } from '../../types/rows.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
 /** Reset tokens live under identifiers "reset-password:{token}" (the token's hash here) holding the user id (docs/core.md#tables). */

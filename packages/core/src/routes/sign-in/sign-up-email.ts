@@ -24,7 +24,7 @@ import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { setSessionCookies } from '../../session/session-cookies.js'
 import { createSession, mirrorSession, type CreatedSession } from '../../session/session-store.js'
-import type { User } from '../../session/types.js'
+import type { User } from '../../types/rows.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
 
 export const signUpEmail = defineEndpoint({

@@ -15,7 +15,7 @@ import { CoreErrors } from '../../errors/core-errors.js'
 import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { accountTokens } from '../../social/access-token.js'
 import { fetchUserInfo } from '../../social/user-info.js'
-import type { ConfiguredProvider } from '../../social/types.js'
+import type { ConfiguredProvider } from '../../types/social.js'
 import { accountOwner, ownedAccount } from './account-owner.js'
 
 /**

@@ -16,8 +16,8 @@ import type { EndpointContext } from '../../endpoint/context.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import type { SocialAccount } from '../../social/accounts.js'
-import type { ConfiguredProvider } from '../../social/types.js'
-import type { SessionWithUser } from '../../session/types.js'
+import type { ConfiguredProvider } from '../../types/social.js'
+import type { SessionWithUser } from '../../types/rows.js'
 
 export function accountOwner(ctx: Pick<EndpointContext, 'isServerCall'>, session: SessionWithUser | null, bodyUserId: string | undefined): string {
   if (!ctx.isServerCall) {

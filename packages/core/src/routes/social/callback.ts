@@ -20,7 +20,7 @@ import { linkRefusal, linkToUser, signInWithProvider } from '../../social/accoun
 import { errorRedirect } from '../../social/flow.js'
 import { authorizationServer, exchangeCode, providerRequestContext, type ExchangedTokens } from '../../social/protocol.js'
 import { consumeState, type OAuthStateData } from '../../social/state.js'
-import type { ConfiguredProvider } from '../../social/types.js'
+import type { ConfiguredProvider } from '../../types/social.js'
 import { fetchUserInfo, withEmail } from '../../social/user-info.js'
 
 /** A provider's `error` is passed on only when it looks like an RFC 6749 §4.1.2.1 code. */

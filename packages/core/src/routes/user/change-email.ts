@@ -34,7 +34,7 @@ import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
 import { isFresh } from '../../session/resolve-session.js'
-import type { SessionWithUser, User } from '../../session/types.js'
+import type { SessionWithUser, User } from '../../types/rows.js'
 import { signEmailChangeToken } from '../../verification/email-token.js'
 import {
   canSendVerificationEmail,

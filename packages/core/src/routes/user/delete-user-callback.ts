@@ -28,8 +28,8 @@ import { z } from 'zod'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError, isAuthError, type ErrorDefinition } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
+import { appendQueryParam } from '../../security/append-query.js'
 import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
-import { appendQueryParam } from '../email/append-query.js'
 import { removeUser } from './remove-user.js'
 
 /**

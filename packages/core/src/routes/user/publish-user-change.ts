@@ -10,7 +10,7 @@ import { publicRow } from '../../db/output.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { setCookieCache } from '../../session/session-cookies.js'
 import { refreshUserInStorage } from '../../session/session-store.js'
-import type { SessionWithUser, User } from '../../session/types.js'
+import type { SessionWithUser, User } from '../../types/rows.js'
 
 /**
  * Rewrites the secondary-storage copies of the user's sessions and re-issues

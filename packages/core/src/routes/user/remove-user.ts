@@ -25,7 +25,7 @@ import type { WhereInput } from '../../db/adapter.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { clearSessionCookies } from '../../session/session-cookies.js'
 import { revokeUserCredentials } from '../../session/revoke-credentials.js'
-import type { User } from '../../session/types.js'
+import type { User } from '../../types/rows.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
 
 export interface RemoveUserOptions {

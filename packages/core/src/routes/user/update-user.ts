@@ -23,7 +23,7 @@ import { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from '../../endpoint/input-limits.j
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { sensitiveSessionMiddleware } from '../../session/middleware.js'
-import type { User } from '../../session/types.js'
+import type { User } from '../../types/rows.js'
 import { publishUserChange } from './publish-user-change.js'
 
 /**

@@ -13,7 +13,7 @@
  * - Apple does not document PKCE; state and nonce protect the code.
  */
 import { importPKCS8, SignJWT } from 'jose'
-import { defineProvider, isRecord, stringField, type AppleProviderConfig, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type AppleProviderConfig, type ProviderUserInfo } from '../../types/social.js'
 
 const ISSUER = 'https://appleid.apple.com'
 /** Apple accepts up to six months; a per-request secret needs only to outlive the request. */

@@ -5,7 +5,7 @@
  * `avatar` (a hash, turned into a CDN URL here), `email` (with the `email`
  * scope) and `verified`, Discord's flag for a confirmed address.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://discord.com/api'
 const CDN = 'https://cdn.discordapp.com'

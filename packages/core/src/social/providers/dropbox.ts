@@ -6,7 +6,7 @@
  * `profile_photo_url`. `token_access_type=offline` asks for a refresh
  * token; Dropbox access tokens last four hours.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://api.dropboxapi.com'
 

@@ -6,7 +6,7 @@
  * sign-in links to an existing user only when the application trusts the
  * provider (docs/social.md#linking-rules).
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 /** A Graph API version is served for at least two years; calls to an expired one go to the oldest live one. */
 const VERSION = 'v23.0'

@@ -5,7 +5,7 @@
  * user is, so the application supplies the mapping: `getUserInfo`, or a
  * `userInfoEndpoint` whose JSON `mapProfile` turns into user fields.
  */
-import { isRecord, type GenericOAuthConfig, type ProviderDefinition, type ProviderUserInfo } from '../types.js'
+import { isRecord, type GenericOAuthConfig, type ProviderDefinition, type ProviderUserInfo } from '../../types/social.js'
 
 /**
  * @example

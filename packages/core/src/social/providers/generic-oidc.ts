@@ -7,7 +7,7 @@
  * request, and the profile is the ID Token's claims merged with the UserInfo
  * response when the provider has a UserInfo endpoint.
  */
-import { isRecord, stringField, type GenericOidcConfig, type ProviderDefinition, type ProviderUserInfo } from '../types.js'
+import { isRecord, stringField, type GenericOidcConfig, type ProviderDefinition, type ProviderUserInfo } from '../../types/social.js'
 
 /**
  * @example

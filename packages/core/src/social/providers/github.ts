@@ -9,7 +9,7 @@
  * This file is the model for a plain OAuth 2.0 provider: endpoints and scopes
  * as data, and `getUserInfo` reading the profile with `ctx.fetchJson` (timed).
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://api.github.com'
 /** GitHub's REST API refuses requests without a User-Agent. */

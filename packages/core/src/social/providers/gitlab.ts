@@ -6,7 +6,7 @@
  * `state`. The address counts as verified when the account is confirmed;
  * a blocked or deactivated account yields no profile.
  */
-import { defineProvider, isRecord, stringField, type GitlabProviderConfig, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type GitlabProviderConfig, type ProviderUserInfo } from '../../types/social.js'
 
 const GITLAB_COM = 'https://gitlab.com'
 

@@ -12,7 +12,7 @@
  * This file is the model for an OpenID Connect provider: give `issuer` and
  * `jwksUri`, and map claims in `getUserInfo`.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ISSUER = 'https://accounts.google.com'
 

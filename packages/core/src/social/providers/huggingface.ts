@@ -5,7 +5,7 @@
  * `preferred_username`, `picture`, `email`, `email_verified`); the address
  * comes only with the `email` scope, which the application must enable.
  */
-import { defineProvider, isRecord, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, type ProviderUserInfo } from '../../types/social.js'
 import { standardClaims } from './generic-oidc.js'
 
 const ISSUER = 'https://huggingface.co'

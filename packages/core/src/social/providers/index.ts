@@ -2,10 +2,10 @@
  * @module
  * The named providers (docs/social.md#providers), by id. Each entry is a
  * provider module (`defineProvider`) whose config type is the id's entry in
- * `NamedProviderConfigs` (social/types.ts). A provider module is added here
+ * `NamedProviderConfigs` (types/social.ts). A provider module is added here
  * with one import and one line.
  */
-import type { NamedProviderConfigs, NamedProviderId, ProviderFactory } from '../types.js'
+import type { NamedProviderConfigs, NamedProviderId, ProviderFactory } from '../../types/social.js'
 import { apple } from './apple.js'
 import { discord } from './discord.js'
 import { dropbox } from './dropbox.js'

@@ -6,7 +6,7 @@
  * profile_picture }], message }`. Kick does not say whether the address is
  * verified, so `emailVerified` is false.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://api.kick.com/public/v1'
 

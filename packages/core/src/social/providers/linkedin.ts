@@ -6,7 +6,7 @@
  * answer filling in what a token lacks. LinkedIn reads client credentials
  * from the body and does not offer PKCE to web applications.
  */
-import { defineProvider, isRecord, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, type ProviderUserInfo } from '../../types/social.js'
 import { standardClaims } from './generic-oidc.js'
 
 const ISSUER = 'https://www.linkedin.com/oauth'

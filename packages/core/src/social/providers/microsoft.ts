@@ -11,7 +11,7 @@
  * needs the provider to be trusted. The photo lives behind Microsoft Graph
  * as binary data, so `image` stays null.
  */
-import { defineProvider, isRecord, stringField, type MicrosoftProviderConfig, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type MicrosoftProviderConfig, type ProviderUserInfo } from '../../types/social.js'
 
 const LOGIN = 'https://login.microsoftonline.com'
 /** The tenant every personal Microsoft account belongs to. */

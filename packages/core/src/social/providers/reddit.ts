@@ -8,7 +8,7 @@
  * the account has a verified one), so a Reddit sign-in cannot create a
  * user; link Reddit to a signed-in user instead.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ME = 'https://oauth.reddit.com/api/v1/me'
 /** Reddit throttles requests without a descriptive User-Agent. */

@@ -7,7 +7,7 @@
  * email address, so a Roblox sign-in cannot create a user; link Roblox to a
  * signed-in user instead.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ISSUER = 'https://apis.roblox.com/oauth/'
 const USERINFO = 'https://apis.roblox.com/oauth/v1/userinfo'

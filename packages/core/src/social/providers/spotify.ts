@@ -5,7 +5,7 @@
  * `display_name`, `email` (with `user-read-email`), `images` (widest first).
  * Spotify states that it does not verify the address, so `emailVerified` is false.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://api.spotify.com/v1'
 

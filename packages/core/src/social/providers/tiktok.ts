@@ -10,7 +10,7 @@
  * sign-in cannot create a user (`email_not_found`); link TikTok to a
  * signed-in user instead (`POST /link-social`).
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://open.tiktokapis.com/v2'
 const FIELDS = 'open_id,union_id,avatar_url,display_name,username'

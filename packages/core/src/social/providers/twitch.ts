@@ -8,7 +8,7 @@
  * support PKCE; state and nonce protect the code. Its token answers carry
  * `scope` as a JSON array, which is joined into the standard string.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ISSUER = 'https://id.twitch.tv/oauth2'
 const CLAIMS = { email: null, email_verified: null, picture: null, preferred_username: null }

@@ -12,7 +12,7 @@
  * sign-in ends with `email_not_found` (linking to a signed-in user still works).
  * `offline.access` asks for a refresh token; access tokens last two hours.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const API = 'https://api.x.com/2'
 const USER_FIELDS = 'profile_image_url,confirmed_email'

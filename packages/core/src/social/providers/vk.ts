@@ -12,7 +12,7 @@
  * Refreshing needs the same `device_id` again, which is not kept, so
  * `get-access-token` cannot refresh VK tokens (they last an hour).
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ID = 'https://id.vk.com'
 

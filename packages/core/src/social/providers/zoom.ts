@@ -7,7 +7,7 @@
  * `user:read:user`; an app created with the older classic scopes lists
  * `user:read` in the Marketplace and passes `scopes` with `disableDefaultScope`.
  */
-import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../types.js'
+import { defineProvider, isRecord, stringField, type ProviderUserInfo } from '../../types/social.js'
 
 const ME = 'https://api.zoom.us/v2/users/me'
 

@@ -8,10 +8,11 @@
  * else (state, PKCE, nonce, code exchange, refresh, ID Token validation,
  * timeouts) is shared and lives in `social/protocol.ts`, on oauth4webapi.
  *
- * This is a leaf module: it names only the user row type, so the options
- * types (`types/contract.ts`) can import it without a cycle.
+ * It names only the user row type, so it sits in `types/` with the contract,
+ * which names the configured providers, below the social sign-in code that
+ * runs them (docs/core.md#layout).
  */
-import type { User } from '../session/types.js'
+import type { User } from './rows.js'
 
 /** How the client authenticates at the token endpoint (RFC 6749 §2.3.1). */
 export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post'
@@ -148,23 +149,23 @@ export type MappedUserFields = Partial<Pick<User, 'name' | 'image' | 'emailVerif
  */
 export interface SocialProviderConfig {
   readonly clientId: string
-  readonly clientSecret?: string
+  readonly clientSecret?: string | undefined
   /** Added to the provider's default scopes. */
-  readonly scopes?: readonly string[]
+  readonly scopes?: readonly string[] | undefined
   /** Request only `scopes`, not the provider's defaults. */
-  readonly disableDefaultScope?: boolean
+  readonly disableDefaultScope?: boolean | undefined
   /** The redirect URI registered at the provider. Default `{baseURL}/callback/{id}`. */
-  readonly redirectURI?: string
+  readonly redirectURI?: string | undefined
   /** Never create a user from this provider: unknown people get `signup_disabled`. */
-  readonly disableSignUp?: boolean
+  readonly disableSignUp?: boolean | undefined
   /** Create a user only when the sign-in asked for it (`requestSignUp: true`). */
-  readonly disableImplicitSignUp?: boolean
+  readonly disableImplicitSignUp?: boolean | undefined
   /** Refuse `POST /sign-in/social` with an `idToken` for this provider. */
-  readonly disableIdTokenSignIn?: boolean
+  readonly disableIdTokenSignIn?: boolean | undefined
   /** Extra authorization parameters (`prompt`, `hd`, `login_hint`...), added to the provider's own. */
-  readonly authorizationParams?: Readonly<Record<string, string>>
+  readonly authorizationParams?: Readonly<Record<string, string>> | undefined
   /** Fields for a user created by sign-up through this provider, from its profile. */
-  readonly mapProfileToUser?: (profile: ProviderUserInfo) => MappedUserFields | Promise<MappedUserFields>
+  readonly mapProfileToUser?: ((profile: ProviderUserInfo) => MappedUserFields | Promise<MappedUserFields>) | undefined
 }
 
 /**
@@ -216,15 +217,15 @@ export interface GenericOidcConfig extends SocialProviderConfig {
   readonly type: 'oidc'
   /** The issuer identifier; its discovery document is `{issuer}/.well-known/openid-configuration`. */
   readonly issuer: string
-  readonly name?: string
+  readonly name?: string | undefined
   /** Default `['openid', 'profile', 'email']`. */
-  readonly defaultScopes?: readonly string[]
-  readonly tokenAuthMethod?: TokenAuthMethod
+  readonly defaultScopes?: readonly string[] | undefined
+  readonly tokenAuthMethod?: TokenAuthMethod | undefined
   /** Default true. */
-  readonly pkce?: boolean
-  readonly responseMode?: ResponseMode
+  readonly pkce?: boolean | undefined
+  readonly responseMode?: ResponseMode | undefined
   /** Maps claims (ID Token merged with UserInfo) to user fields; the default reads the standard claims. */
-  readonly mapClaims?: (claims: Readonly<Record<string, unknown>>) => ProviderUserInfo | null
+  readonly mapClaims?: ((claims: Readonly<Record<string, unknown>>) => ProviderUserInfo | null) | undefined
 }
 
 /**
@@ -233,20 +234,20 @@ export interface GenericOidcConfig extends SocialProviderConfig {
  */
 export interface GenericOAuthConfig extends SocialProviderConfig {
   readonly type: 'oauth2'
-  readonly name?: string
+  readonly name?: string | undefined
   readonly authorizationEndpoint: string
   readonly tokenEndpoint: string
-  readonly userInfoEndpoint?: string
-  readonly defaultScopes?: readonly string[]
-  readonly scopeSeparator?: string
-  readonly tokenAuthMethod?: TokenAuthMethod
+  readonly userInfoEndpoint?: string | undefined
+  readonly defaultScopes?: readonly string[] | undefined
+  readonly scopeSeparator?: string | undefined
+  readonly tokenAuthMethod?: TokenAuthMethod | undefined
   /** Default true. */
-  readonly pkce?: boolean
-  readonly supportsRefresh?: boolean
+  readonly pkce?: boolean | undefined
+  readonly supportsRefresh?: boolean | undefined
   /** Maps the JSON of `userInfoEndpoint` to user fields. */
-  readonly mapProfile?: (profile: Readonly<Record<string, unknown>>) => ProviderUserInfo | null
+  readonly mapProfile?: ((profile: Readonly<Record<string, unknown>>) => ProviderUserInfo | null) | undefined
   /** Full control over reading the profile; wins over `userInfoEndpoint` + `mapProfile`. */
-  readonly getUserInfo?: (tokens: ProviderTokens, ctx: ProviderRequestContext) => Promise<ProviderUserInfo | null>
+  readonly getUserInfo?: ((tokens: ProviderTokens, ctx: ProviderRequestContext) => Promise<ProviderUserInfo | null>) | undefined
 }
 
 export type GenericProviderConfig = GenericOidcConfig | GenericOAuthConfig
@@ -254,23 +255,23 @@ export type GenericProviderConfig = GenericOidcConfig | GenericOAuthConfig
 /** Apple signs in with a client-secret JWT made from the team's key (docs/social.md#apple). */
 export interface AppleProviderConfig extends Omit<SocialProviderConfig, 'clientSecret'> {
   /** A ready client-secret JWT; or give `teamId`, `keyId` and `privateKey` and one is minted per request. */
-  readonly clientSecret?: string
-  readonly teamId?: string
-  readonly keyId?: string
+  readonly clientSecret?: string | undefined
+  readonly teamId?: string | undefined
+  readonly keyId?: string | undefined
   /** The PKCS#8 PEM of the ES256 key from Apple's developer console. */
-  readonly privateKey?: string
+  readonly privateKey?: string | undefined
   /** The iOS app's bundle id: ID Tokens from the native app carry it as `aud`. */
-  readonly appBundleIdentifier?: string
+  readonly appBundleIdentifier?: string | undefined
 }
 
 export interface MicrosoftProviderConfig extends SocialProviderConfig {
   /** `common` (default), `organizations`, `consumers` or a tenant id. */
-  readonly tenantId?: string
+  readonly tenantId?: string | undefined
 }
 
 export interface GitlabProviderConfig extends SocialProviderConfig {
   /** A self-hosted GitLab's URL. Default `https://gitlab.com`. */
-  readonly issuer?: string
+  readonly issuer?: string | undefined
 }
 
 /**

@@ -7,9 +7,9 @@
  * Each cookie name has its own signing key (HKDF purpose `cookie:<name>`), so
  * a value signed for one cookie is rejected when replayed in another.
  */
-import { parseCookieHeader, type CookieAttributes } from '../cookies/cookie-header.js'
-import { signCookieValue, verifySignedCookieValue, type CookieConfig } from '../cookies/cookies.js'
 import { sharedKey, sharedKeys, type Secrets } from '../crypto/keys.js'
+import { parseCookieHeader, type CookieAttributes } from './cookie-header.js'
+import { signCookieValue, verifySignedCookieValue, type CookieConfig } from './cookies.js'
 
 export interface CookieNames {
   readonly sessionToken: string

@@ -16,10 +16,10 @@ export interface Logger {
 
 export interface LoggerOptions {
   /** Lowest level written. Default `warn`. */
-  level?: LogLevel
-  disabled?: boolean
+  level?: LogLevel | undefined
+  disabled?: boolean | undefined
   /** Where lines go. Default: `console[level]`, prefixed with `[gatehouse]`. */
-  log?: (level: LogLevel, message: string, meta?: Record<string, unknown>) => void
+  log?: ((level: LogLevel, message: string, meta?: Record<string, unknown>) => void) | undefined
 }
 
 const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
