@@ -38,6 +38,7 @@ export default defineWorkspace([
   project('admin', './packages/admin'),
   project('two-factor', './packages/two-factor'),
   project('passkey', './packages/passkey'),
+  project('drizzle', './packages/drizzle'),
   project('react', './packages/react', { environment: 'jsdom' }),
   project('example-server', './examples/server', { include: ['test/**/*.test.ts'], globalSetup: [] }),
   project('docs', './scripts/docs', { include: ['*.test.ts'], globalSetup: [] }),

@@ -29,6 +29,11 @@ export interface ServerConfig {
    * for several processes or machines (docs/deployment.md). Undefined: SQLite at `databasePath`.
    */
   readonly databaseUrl?: string | undefined
+  /**
+   * DATABASE_ADAPTER: `kysely` (core's own adapters) or `drizzle` (`@gatehouse/drizzle` on the same
+   * database, with the schema modules in src/drizzle: docs/adapters.md#using-drizzle). Undefined means kysely.
+   */
+  readonly databaseAdapter?: 'kysely' | 'drizzle' | undefined
   /** REDIS_URL: secondary storage for sessions and rate limits (docs/deployment.md#what-each-store-holds). */
   readonly redisUrl?: string | undefined
   /** REDIS_KEY_PREFIX: prepended to every Redis key; undefined means `gatehouse:`. */
@@ -96,7 +101,13 @@ function trustProxy(env: Env): number {
   return Number(raw)
 }
 
-/** DATABASE_URL, REDIS_URL, WORKERS and SHUTDOWN_TIMEOUT: running several processes (docs/deployment.md). */
+function databaseAdapter(env: Env): 'kysely' | 'drizzle' | undefined {
+  const raw = value(env, 'DATABASE_ADAPTER')
+  if (raw === undefined || raw === 'kysely' || raw === 'drizzle') return raw
+  throw new ConfigError(`DATABASE_ADAPTER must be kysely or drizzle, got "${raw}"`)
+}
+
+/** DATABASE_URL, DATABASE_ADAPTER, REDIS_URL, WORKERS and SHUTDOWN_TIMEOUT: running several processes (docs/deployment.md). */
 function deployment(env: Env) {
   const databaseUrl = serviceUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:', 'mysql:'], 'postgres:// or mysql://')
   const workers = boundedInteger(env, 'WORKERS', 1, 256, 'the number of server processes')
@@ -110,6 +121,7 @@ function deployment(env: Env) {
   const timeout = boundedInteger(env, 'SHUTDOWN_TIMEOUT', 1, 600, 'the seconds SIGTERM waits for requests in flight')
   return {
     databaseUrl,
+    databaseAdapter: databaseAdapter(env),
     redisUrl: serviceUrl(env, 'REDIS_URL', ['redis:', 'rediss:'], 'redis:// or rediss://'),
     redisKeyPrefix: env.REDIS_KEY_PREFIX === undefined || env.REDIS_KEY_PREFIX === '' ? undefined : env.REDIS_KEY_PREFIX,
     cookieCacheMaxAge,

@@ -4,7 +4,8 @@
  * PostgreSQL or MySQL/MariaDB from DATABASE_URL, and Redis from REDIS_URL as
  * secondary storage (docs/deployment.md#what-each-store-holds). Each driver is
  * imported only when its URL asks for it, so the SQLite default starts without
- * loading pg, mysql2 or ioredis.
+ * loading pg, mysql2 or ioredis. DATABASE_ADAPTER=drizzle serves the same
+ * database through `@gatehouse/drizzle` instead (drizzle-database.ts).
  */
 import { createRequire } from 'node:module'
 import type { AdapterFactory, SecondaryStorage } from '@gatehouse/core'
@@ -52,8 +53,9 @@ export function sqliteStores(config: ServerConfig): ExampleStores {
  * const auth = createExampleAuth(config, mailer, webhookLog, stores)
  */
 export async function openStores(config: ServerConfig): Promise<ExampleStores> {
-  if (config.databaseUrl === undefined && config.redisUrl === undefined) return sqliteStores(config)
-  const sql = config.databaseUrl === undefined ? undefined : await sqlAdapter(config.databaseUrl)
+  const drizzle = config.databaseAdapter === 'drizzle'
+  if (config.databaseUrl === undefined && config.redisUrl === undefined && !drizzle) return sqliteStores(config)
+  const sql = drizzle ? await drizzleDatabase(config) : config.databaseUrl === undefined ? undefined : await sqlAdapter(config.databaseUrl)
   const redis = config.redisUrl === undefined ? undefined : await openRedis(config.redisUrl, config.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX)
   return {
     database: sql ?? sqliteAdapter(config.databasePath, { nativeBinding: sqliteAddon() }),
@@ -61,9 +63,13 @@ export async function openStores(config: ServerConfig): Promise<ExampleStores> {
     // Without Redis, processes that share a database server share their counters through it: in-memory
     // counters would give every process its own budget (docs/deployment.md#rate-limits).
     rateLimitStorage: redis === undefined && config.databaseUrl !== undefined ? 'database' : undefined,
-    description: [config.databaseUrl === undefined ? `sqlite ${config.databasePath}` : redacted(config.databaseUrl), redis && `redis ${redacted(config.redisUrl ?? '')}`]
+    description: [
+      config.databaseUrl === undefined ? `sqlite ${config.databasePath}` : redacted(config.databaseUrl),
+      drizzle && 'through drizzle',
+      redis && `+ redis ${redacted(config.redisUrl ?? '')}`,
+    ]
       .filter(Boolean)
-      .join(' + '),
+      .join(' '),
     close: async () => redis?.close(),
   }
 }
@@ -76,6 +82,12 @@ async function sqlAdapter(url: string): Promise<AdapterFactory> {
   }
   const { postgresAdapter } = await import('@gatehouse/core/adapters/postgres')
   return postgresAdapter(url)
+}
+
+/** `@gatehouse/drizzle` on the configured database, loaded only when DATABASE_ADAPTER=drizzle asks for it. */
+async function drizzleDatabase(config: ServerConfig): Promise<AdapterFactory> {
+  const { drizzleDatabase: open } = await import('./drizzle-database.js')
+  return open(config, sqliteAddon())
 }
 
 /**

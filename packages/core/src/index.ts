@@ -31,6 +31,15 @@ export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevo
 export { coreSchema, mergeSchemas } from './db/schema.js'
 export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
 export { DatabaseError, isUniqueViolation } from './db/adapter.js'
+// For adapter authors (docs/adapters.md#writing-an-adapter): the checks, conversions and error mapping the built-in adapters run.
+export { toWhere } from './db/adapter.js'
+export { validateWhere } from './db/where.js'
+export { resolveJoins } from './db/join.js'
+export type { ResolvedJoin } from './db/join.js'
+export { fromColumnValue } from './db/kysely/values.js'
+export { withDefaults } from './db/kysely/rows.js'
+export { toDatabaseError } from './db/kysely/errors.js'
+export type { SqlDialect } from './db/kysely/dialect.js'
 export type {
   Adapter,
   AdapterCapabilities,

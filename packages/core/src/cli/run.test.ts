@@ -54,6 +54,33 @@ describe('gatehouse CLI', () => {
     expect(readFileSync(join(dir, 'schema.sql'), 'utf8')).toMatch(/create table "session"/i)
   })
 
+  it('generate --format drizzle writes a Drizzle module for core, plugin and additional fields', async () => {
+    const run = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--format', 'drizzle', '--dialect', 'postgres'], run.sink)).toBe(0)
+    expect(run.io.out).toContain("from 'drizzle-orm/pg-core'")
+    expect(run.io.out).toContain("export const widget = pgTable('widget', {")
+    expect(run.io.out).toContain("  plan: text('plan'),")
+    expect(run.io.out).toContain("foreignKey({ name: 'session_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade')")
+    // Without --dialect, the configured adapter's (SQLite here); with --output, a file.
+    const written = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--format=drizzle', '--output', 'auth-schema.ts'], written.sink)).toBe(0)
+    expect(written.io.out).toBe('Wrote the drizzle schema (sqlite, 6 tables) to auth-schema.ts\n')
+    expect(readFileSync(join(dir, 'auth-schema.ts'), 'utf8')).toContain("export const widget = sqliteTable('widget', {")
+  })
+
+  it('generate --format prisma writes Prisma models; an unknown format or dialect exits 2', async () => {
+    const run = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--format', 'prisma', '--dialect', 'mysql'], run.sink)).toBe(0)
+    expect(run.io.out).toContain('provider = "mysql"')
+    expect(run.io.out).toContain('@@map("widget")')
+    const format = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--format', 'typeorm'], format.sink)).toBe(2)
+    expect(format.io.err).toBe('--format must be sql, drizzle or prisma, not "typeorm"\n')
+    const dialect = capture(dir)
+    expect(await runCli(['generate', '--config', fixture, '--format', 'drizzle', '--dialect', 'oracle'], dialect.sink)).toBe(2)
+    expect(dialect.io.err).toBe('--format drizzle needs --dialect postgres, mysql or sqlite, not "oracle"\n')
+  })
+
   it('migrate creates the tables; a second run has nothing to do', async () => {
     const first = capture(dir)
     expect(await runCli(['migrate', `--config=${fixture}`], first.sink)).toBe(0)

@@ -13,18 +13,24 @@ import { pathToFileURL } from 'node:url'
 import type { AuthContext } from '../endpoint/context.js'
 import { runCleanup } from '../cleanup/run-cleanup.js'
 import { generateMigrations, runMigrations } from '../migrations/run-migrations.js'
+import { drizzleSchema } from './generate-drizzle.js'
+import { prismaSchema } from './generate-prisma.js'
 
 const usage = `Usage: gatehouse <command> [--config <file>]
 
 Commands:
   migrate    create or update the tables, columns and indexes of the schema
-  generate   print the SQL that migrate would run, without running it
+  generate   print the SQL that migrate would run, without running it;
+             or, with --format drizzle|prisma, the schema for that ORM to migrate with
   cleanup    delete expired sessions, verification values, rate-limit counters and plugin rows
 
 Options:
   --config <file>      module exporting the createAuth() result as \`auth\` or default
                        (default: the first of gatehouse.config.{js,mjs,cjs,ts}, src/auth.{js,mjs,ts}, auth.{js,mjs,ts})
-  --output <file>      generate: write the SQL to a file instead of standard output
+  --output <file>      generate: write to a file instead of standard output
+  --format <format>    generate: sql (default), drizzle (a Drizzle schema module) or prisma (a schema.prisma)
+  --dialect <dialect>  generate --format drizzle|prisma: postgres, mysql or sqlite
+                       (default: the configured adapter's, when it says)
   --batch-size <rows>  cleanup: rows deleted per statement (default 500)
 `
 
@@ -41,6 +47,12 @@ const candidates = [
   'auth.ts',
 ]
 
+interface Io {
+  out: (text: string) => void
+  err: (text: string) => void
+  cwd: string
+}
+
 interface LoadedAuth {
   readonly $context: Promise<AuthContext>
   close?(): Promise<void>
@@ -48,7 +60,7 @@ interface LoadedAuth {
 
 export async function runCli(
   argv: readonly string[],
-  io: { out: (text: string) => void; err: (text: string) => void; cwd: string } = {
+  io: Io = {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     cwd: process.cwd(),
@@ -71,18 +83,7 @@ export async function runCli(
   }
   const auth = await loadAuth(configPath)
   try {
-    if (command === 'generate') {
-      const { statements } = await generateMigrations(auth)
-      const sql = statements.length === 0 ? '-- The database is up to date.\n' : `${statements.join(';\n\n')};\n`
-      if (flags.output) {
-        const { writeFile } = await import('node:fs/promises')
-        await writeFile(resolve(io.cwd, flags.output), sql)
-        io.out(`Wrote ${statements.length} statement(s) to ${flags.output}\n`)
-      } else {
-        io.out(sql)
-      }
-      return 0
-    }
+    if (command === 'generate') return await generate(auth, flags, io)
     if (command === 'cleanup') {
       const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize)
       if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) {
@@ -101,29 +102,74 @@ export async function runCli(
   }
 }
 
+const DIALECTS = ['postgres', 'mysql', 'sqlite'] as const
+type Dialect = (typeof DIALECTS)[number]
+
+/** `generate`: the SQL migrate would run, or a schema for the application's ORM (`--format`). */
+async function generate(auth: LoadedAuth, flags: Flags, io: Io): Promise<number> {
+  const format = flags.format ?? 'sql'
+  if (format !== 'sql' && format !== 'drizzle' && format !== 'prisma') {
+    io.err(`--format must be sql, drizzle or prisma, not "${format}"\n`)
+    return 2
+  }
+  let text: string
+  let summary: string
+  if (format === 'sql') {
+    const { statements } = await generateMigrations(auth)
+    text = statements.length === 0 ? '-- The database is up to date.\n' : `${statements.join(';\n\n')};\n`
+    summary = `${statements.length} statement(s)`
+  } else {
+    const { schema, adapter } = await auth.$context
+    const dialect = flags.dialect ?? DIALECTS.find((name) => adapter.id.endsWith(name))
+    if (dialect === undefined || !isDialect(dialect)) {
+      io.err(`--format ${format} needs --dialect postgres, mysql or sqlite${flags.dialect ? `, not "${flags.dialect}"` : ''}\n`)
+      return 2
+    }
+    text = format === 'drizzle' ? drizzleSchema(schema, dialect) : prismaSchema(schema, dialect)
+    summary = `the ${format} schema (${dialect}, ${Object.keys(schema).length} tables)`
+  }
+  if (!flags.output) {
+    io.out(text)
+    return 0
+  }
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(resolve(io.cwd, flags.output), text)
+  io.out(`Wrote ${summary} to ${flags.output}\n`)
+  return 0
+}
+
+function isDialect(name: string): name is Dialect {
+  return (DIALECTS as readonly string[]).includes(name)
+}
+
 interface Flags {
   config?: string
   output?: string
   batchSize?: string
+  format?: string
+  dialect?: string
+}
+
+/** Options that take a value, as `--name value` or `--name=value`. */
+const VALUE_FLAGS: Readonly<Record<string, keyof Flags>> = {
+  '--config': 'config',
+  '-c': 'config',
+  '--output': 'output',
+  '--batch-size': 'batchSize',
+  '--format': 'format',
+  '--dialect': 'dialect',
 }
 
 function parseFlags(args: readonly string[]): Flags {
   const flags: Flags = {}
   for (let index = 0; index < args.length; index++) {
-    const arg = args[index]
-    const value = args[index + 1]
-    if ((arg === '--config' || arg === '-c') && value) {
-      flags.config = value
-      index++
-    } else if (arg === '--output' && value) {
-      flags.output = value
-      index++
-    } else if (arg === '--batch-size' && value) {
-      flags.batchSize = value
-      index++
-    } else if (arg?.startsWith('--batch-size=')) flags.batchSize = arg.slice('--batch-size='.length)
-    else if (arg?.startsWith('--config=')) flags.config = arg.slice('--config='.length)
-    else if (arg?.startsWith('--output=')) flags.output = arg.slice('--output='.length)
+    const arg = args[index] ?? ''
+    const equals = arg.indexOf('=')
+    const name = arg.startsWith('--') && equals > 0 ? arg.slice(0, equals) : arg
+    const flag = VALUE_FLAGS[name]
+    if (!flag) continue
+    if (name !== arg) flags[flag] = arg.slice(equals + 1)
+    else if (args[index + 1]) flags[flag] = args[++index]
   }
   return flags
 }

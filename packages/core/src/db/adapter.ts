@@ -191,7 +191,12 @@ export function isUniqueViolation(error: unknown): boolean {
   return error instanceof DatabaseError && error.code === 'UNIQUE_VIOLATION'
 }
 
-/** Normalises the `where` input to one clause. */
+/**
+ * Normalises the `where` input to one clause, or undefined for none.
+ *
+ * @example
+ * toWhere([{ field: 'a', value: 1 }, { field: 'b', value: 2 }]) // { and: [{ field: 'a', value: 1 }, { field: 'b', value: 2 }] }
+ */
 export function toWhere(input: WhereInput | undefined): Where | undefined {
   if (input === undefined) return undefined
   if (Array.isArray(input)) {

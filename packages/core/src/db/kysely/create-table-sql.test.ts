@@ -1,11 +1,12 @@
 import { sql, type CreateTableBuilder } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { columnName, coreSchema, getModel, isRequired, mergeSchemas, tableName, type Schema } from '../schema.js'
+import { columnName, getModel, isRequired, tableName, type Schema } from '../schema.js'
 import { columnTypeName, idColumnTypeName, MYSQL_TABLE_OPTIONS } from './column-types.js'
 import { createTableStatement } from './create-table-sql.js'
 import type { SqlDialect } from './dialect.js'
 import { objectName } from './plan-indexes.js'
 import { compileOnly } from '../../../test/compile-only.js'
+import { variedSchema } from '../../../test/varied-schema.js'
 
 /** The same statement through Kysely's schema builder: how the migration built it before create-table-sql.ts. */
 function builtByKysely(schema: Schema, model: string, dialect: SqlDialect): string {
@@ -35,27 +36,7 @@ function builtByKysely(schema: Schema, model: string, dialect: SqlDialect): stri
   return create.compile().sql
 }
 
-/** Every kind of field and reference a schema can hold, and names that need quoting. */
-const varied = mergeSchemas(coreSchema, {
-  note: {
-    tableName: 'app.notes',
-    fields: {
-      title: { type: 'string', columnName: 'note_title' },
-      slug: { type: 'string', unique: true },
-      views: { type: 'number' },
-      size: { type: 'number', bigint: true, required: false },
-      pinned: { type: 'boolean', defaultValue: false },
-      data: { type: 'json', required: false },
-      seenAt: { type: 'date', required: false },
-      ownerId: { type: 'string', index: true, references: { model: 'user', field: 'id', onDelete: 'cascade' } },
-      editorId: { type: 'string', required: false, references: { model: 'user', field: 'id', onDelete: 'set null' } },
-      reviewerId: { type: 'string', required: false, references: { model: 'user', field: 'id', onDelete: 'restrict' } },
-      parentId: { type: 'string', required: false, references: { model: 'note', field: 'id' } },
-      'odd "name`': { type: 'string', required: false },
-    },
-    unique: [['ownerId', 'title']],
-  },
-})
+const varied = variedSchema()
 
 describe('createTableStatement', () => {
   for (const dialect of ['sqlite', 'postgres', 'mysql'] as const) {

@@ -101,7 +101,12 @@ function rowReader(readers: readonly FieldReader[]): RowReader {
   return make(read)
 }
 
-/** Fills fields the caller left out with the schema's `defaultValue` (a constant or a function). */
+/**
+ * Fills fields the caller left out with the schema's `defaultValue` (a constant or a function).
+ *
+ * @example
+ * withDefaults(coreSchema, 'user', { id: 'u1', name: 'Ada' }).emailVerified // false
+ */
 export function withDefaults(schema: Schema, model: string, data: Row): Row {
   const filled: Row = { ...data }
   for (const [field, definition] of Object.entries(getModel(schema, model).fields)) {

@@ -1,0 +1,449 @@
+// Gatehouse's tables for Drizzle (mysql), written by `gatehouse generate --format drizzle --dialect mysql`.
+// Generate it again after adding a plugin or an additional field, then run `drizzle-kit generate` (docs/adapters.md#using-drizzle).
+import { mysqlTable, double, bigint, boolean, datetime, index, uniqueIndex, foreignKey, customType } from 'drizzle-orm/mysql-core'
+
+/** Text compared byte for byte (utf8mb4_bin), so 'Ada' and 'ada' differ as on the other databases. */
+const binText = customType<{ data: string; driverData: string }>({
+  dataType: () => 'text character set utf8mb4 collate utf8mb4_bin',
+  toDriver: (value) => value,
+  fromDriver: (value) => value,
+})
+
+/** The same for columns in a key or an index, which MySQL cannot build on TEXT. */
+const binVarchar = customType<{ data: string; driverData: string }>({
+  dataType: () => 'varchar(255) character set utf8mb4 collate utf8mb4_bin',
+  toDriver: (value) => value,
+  fromDriver: (value) => value,
+})
+
+/** JSON kept as text, as Gatehouse's own migrations store it. */
+const jsonText = customType<{ data: unknown; driverData: string }>({
+  dataType: () => 'longtext character set utf8mb4 collate utf8mb4_bin',
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (value) => JSON.parse(value) as unknown,
+})
+
+export const user = mysqlTable('user', {
+  id: binVarchar('id').primaryKey(),
+  name: binText('name').notNull(),
+  email: binVarchar('email').notNull(),
+  emailVerified: boolean('emailVerified').notNull(),
+  image: binText('image'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+  role: binText('role'),
+  banned: boolean('banned'),
+  banReason: binText('banReason'),
+  banExpires: datetime('banExpires', { mode: 'date', fsp: 3 }),
+  twoFactorEnabled: boolean('twoFactorEnabled'),
+}, (table) => [
+  uniqueIndex('user_email_uniq').on(table.email),
+])
+
+export const session = mysqlTable('session', {
+  id: binVarchar('id').primaryKey(),
+  userId: binVarchar('userId').notNull(),
+  token: binVarchar('token').notNull(),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }).notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+  ipAddress: binText('ipAddress'),
+  userAgent: binText('userAgent'),
+  activeOrganizationId: binText('activeOrganizationId'),
+  activeTeamId: binText('activeTeamId'),
+  impersonatedBy: binVarchar('impersonatedBy'),
+  twoFactorVerifiedAt: datetime('twoFactorVerifiedAt', { mode: 'date', fsp: 3 }),
+}, (table) => [
+  index('session_userId_idx').on(table.userId),
+  uniqueIndex('session_token_uniq').on(table.token),
+  index('session_impersonatedBy_idx').on(table.impersonatedBy),
+  foreignKey({ name: 'session_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const account = mysqlTable('account', {
+  id: binVarchar('id').primaryKey(),
+  providerId: binVarchar('providerId').notNull(),
+  accountId: binVarchar('accountId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  accessToken: binText('accessToken'),
+  refreshToken: binText('refreshToken'),
+  idToken: binText('idToken'),
+  accessTokenExpiresAt: datetime('accessTokenExpiresAt', { mode: 'date', fsp: 3 }),
+  refreshTokenExpiresAt: datetime('refreshTokenExpiresAt', { mode: 'date', fsp: 3 }),
+  scope: binText('scope'),
+  password: binText('password'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('account_userId_idx').on(table.userId),
+  uniqueIndex('account_providerId_accountId_uniq').on(table.providerId, table.accountId),
+  foreignKey({ name: 'account_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const verification = mysqlTable('verification', {
+  id: binVarchar('id').primaryKey(),
+  identifier: binVarchar('identifier').notNull(),
+  value: binText('value').notNull(),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }).notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('verification_identifier_idx').on(table.identifier),
+])
+
+export const rateLimit = mysqlTable('rateLimit', {
+  id: binVarchar('id').primaryKey(),
+  key: binVarchar('key').notNull(),
+  count: double('count').notNull(),
+  lastRequest: bigint('lastRequest', { mode: 'number' }).notNull(),
+}, (table) => [
+  uniqueIndex('rateLimit_key_uniq').on(table.key),
+])
+
+export const organization = mysqlTable('organization', {
+  id: binVarchar('id').primaryKey(),
+  name: binText('name').notNull(),
+  slug: binVarchar('slug').notNull(),
+  logo: binText('logo'),
+  metadata: jsonText('metadata'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('organization_slug_uniq').on(table.slug),
+])
+
+export const member = mysqlTable('member', {
+  id: binVarchar('id').primaryKey(),
+  organizationId: binVarchar('organizationId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  role: binText('role').notNull(),
+  teamId: binText('teamId'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('member_organizationId_idx').on(table.organizationId),
+  index('member_userId_idx').on(table.userId),
+  uniqueIndex('member_organizationId_userId_uniq').on(table.organizationId, table.userId),
+  foreignKey({ name: 'member_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'member_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const invitation = mysqlTable('invitation', {
+  id: binVarchar('id').primaryKey(),
+  organizationId: binVarchar('organizationId').notNull(),
+  email: binVarchar('email').notNull(),
+  role: binText('role').notNull(),
+  status: binText('status').notNull(),
+  teamId: binText('teamId'),
+  inviterId: binVarchar('inviterId').notNull(),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('invitation_organizationId_idx').on(table.organizationId),
+  index('invitation_email_idx').on(table.email),
+  foreignKey({ name: 'invitation_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'invitation_inviterId_fk', columns: [table.inviterId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const team = mysqlTable('team', {
+  id: binVarchar('id').primaryKey(),
+  name: binText('name').notNull(),
+  organizationId: binVarchar('organizationId').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }),
+}, (table) => [
+  index('team_organizationId_idx').on(table.organizationId),
+  foreignKey({ name: 'team_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+])
+
+export const teamMember = mysqlTable('teamMember', {
+  id: binVarchar('id').primaryKey(),
+  teamId: binVarchar('teamId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('teamMember_teamId_idx').on(table.teamId),
+  index('teamMember_userId_idx').on(table.userId),
+  uniqueIndex('teamMember_teamId_userId_uniq').on(table.teamId, table.userId),
+  foreignKey({ name: 'teamMember_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
+  foreignKey({ name: 'teamMember_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const billingEvent = mysqlTable('billingEvent', {
+  id: binVarchar('id').primaryKey(),
+  webhookId: binVarchar('webhookId').notNull(),
+  type: binText('type'),
+  status: binVarchar('status').notNull(),
+  error: binText('error'),
+  issues: jsonText('issues'),
+  payload: jsonText('payload').notNull(),
+  timestamp: datetime('timestamp', { mode: 'date', fsp: 3 }),
+  receivedAt: datetime('receivedAt', { mode: 'date', fsp: 3 }).notNull(),
+  processedAt: datetime('processedAt', { mode: 'date', fsp: 3 }),
+  attempts: double('attempts').notNull(),
+}, (table) => [
+  uniqueIndex('billingEvent_webhookId_uniq').on(table.webhookId),
+  index('billingEvent_status_idx').on(table.status),
+])
+
+export const billingCustomer = mysqlTable('billingCustomer', {
+  id: binVarchar('id').primaryKey(),
+  externalId: binVarchar('externalId'),
+  email: binVarchar('email'),
+  emailVerified: boolean('emailVerified').notNull(),
+  name: binText('name'),
+  metadata: jsonText('metadata').notNull(),
+  billingAddress: jsonText('billingAddress'),
+  taxId: jsonText('taxId'),
+  platformOrganizationId: binText('platformOrganizationId').notNull(),
+  avatarUrl: binText('avatarUrl'),
+  deletedAt: datetime('deletedAt', { mode: 'date', fsp: 3 }),
+  stateVersion: bigint('stateVersion', { mode: 'number' }),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  modifiedAt: datetime('modifiedAt', { mode: 'date', fsp: 3 }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+}, (table) => [
+  index('billingCustomer_externalId_idx').on(table.externalId),
+  index('billingCustomer_email_idx').on(table.email),
+])
+
+export const billingSubscription = mysqlTable('billingSubscription', {
+  id: binVarchar('id').primaryKey(),
+  customerId: binVarchar('customerId').notNull(),
+  productId: binVarchar('productId').notNull(),
+  status: binText('status').notNull(),
+  active: boolean('active').notNull(),
+  amount: double('amount').notNull(),
+  currency: binText('currency').notNull(),
+  recurringInterval: binText('recurringInterval').notNull(),
+  currentPeriodStart: datetime('currentPeriodStart', { mode: 'date', fsp: 3 }).notNull(),
+  currentPeriodEnd: datetime('currentPeriodEnd', { mode: 'date', fsp: 3 }),
+  cancelAtPeriodEnd: boolean('cancelAtPeriodEnd').notNull(),
+  canceledAt: datetime('canceledAt', { mode: 'date', fsp: 3 }),
+  startedAt: datetime('startedAt', { mode: 'date', fsp: 3 }),
+  endsAt: datetime('endsAt', { mode: 'date', fsp: 3 }),
+  endedAt: datetime('endedAt', { mode: 'date', fsp: 3 }),
+  discountId: binText('discountId'),
+  checkoutId: binText('checkoutId'),
+  customerCancellationReason: binText('customerCancellationReason'),
+  customerCancellationComment: binText('customerCancellationComment'),
+  metadata: jsonText('metadata').notNull(),
+  customFieldData: jsonText('customFieldData'),
+  meters: jsonText('meters').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  modifiedAt: datetime('modifiedAt', { mode: 'date', fsp: 3 }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+}, (table) => [
+  index('billingSubscription_customerId_idx').on(table.customerId),
+  index('billingSubscription_productId_idx').on(table.productId),
+])
+
+export const billingOrder = mysqlTable('billingOrder', {
+  id: binVarchar('id').primaryKey(),
+  customerId: binVarchar('customerId').notNull(),
+  productId: binText('productId'),
+  subscriptionId: binVarchar('subscriptionId'),
+  status: binText('status').notNull(),
+  paid: boolean('paid').notNull(),
+  billingReason: binText('billingReason').notNull(),
+  subtotalAmount: double('subtotalAmount').notNull(),
+  discountAmount: double('discountAmount').notNull(),
+  netAmount: double('netAmount').notNull(),
+  taxAmount: double('taxAmount').notNull(),
+  totalAmount: double('totalAmount').notNull(),
+  refundedAmount: double('refundedAmount').notNull(),
+  refundedTaxAmount: double('refundedTaxAmount').notNull(),
+  currency: binText('currency').notNull(),
+  discountId: binText('discountId'),
+  checkoutId: binText('checkoutId'),
+  items: jsonText('items').notNull(),
+  metadata: jsonText('metadata').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  modifiedAt: datetime('modifiedAt', { mode: 'date', fsp: 3 }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+}, (table) => [
+  index('billingOrder_customerId_idx').on(table.customerId),
+  index('billingOrder_subscriptionId_idx').on(table.subscriptionId),
+])
+
+export const billingBenefitGrant = mysqlTable('billingBenefitGrant', {
+  id: binVarchar('id').primaryKey(),
+  customerId: binVarchar('customerId').notNull(),
+  benefitId: binVarchar('benefitId').notNull(),
+  benefitType: binText('benefitType').notNull(),
+  benefitMetadata: jsonText('benefitMetadata').notNull(),
+  subscriptionId: binText('subscriptionId'),
+  orderId: binText('orderId'),
+  isGranted: boolean('isGranted').notNull(),
+  isRevoked: boolean('isRevoked').notNull(),
+  grantedAt: datetime('grantedAt', { mode: 'date', fsp: 3 }),
+  revokedAt: datetime('revokedAt', { mode: 'date', fsp: 3 }),
+  properties: jsonText('properties').notNull(),
+  error: jsonText('error'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  modifiedAt: datetime('modifiedAt', { mode: 'date', fsp: 3 }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+}, (table) => [
+  index('billingBenefitGrant_customerId_idx').on(table.customerId),
+  index('billingBenefitGrant_benefitId_idx').on(table.benefitId),
+])
+
+export const billingCustomerMeter = mysqlTable('billingCustomerMeter', {
+  id: binVarchar('id').primaryKey(),
+  customerId: binVarchar('customerId').notNull(),
+  meterId: binText('meterId').notNull(),
+  consumedUnits: double('consumedUnits').notNull(),
+  creditedUnits: double('creditedUnits').notNull(),
+  balance: double('balance').notNull(),
+  active: boolean('active').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  modifiedAt: datetime('modifiedAt', { mode: 'date', fsp: 3 }),
+  version: bigint('version', { mode: 'number' }).notNull(),
+}, (table) => [
+  index('billingCustomerMeter_customerId_idx').on(table.customerId),
+])
+
+export const billingCustomerSync = mysqlTable('billingCustomerSync', {
+  id: binVarchar('id').primaryKey(),
+  referenceId: binVarchar('referenceId').notNull(),
+  action: binText('action').notNull(),
+  status: binVarchar('status').notNull(),
+  revision: double('revision').notNull(),
+  attempts: double('attempts').notNull(),
+  nextAttemptAt: datetime('nextAttemptAt', { mode: 'date', fsp: 3 }).notNull(),
+  claimedUntil: datetime('claimedUntil', { mode: 'date', fsp: 3 }),
+  lastError: binText('lastError'),
+  email: binText('email'),
+  name: binText('name'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('billingCustomerSync_referenceId_uniq').on(table.referenceId),
+  index('billingCustomerSync_status_idx').on(table.status),
+  index('billingCustomerSync_nextAttemptAt_idx').on(table.nextAttemptAt),
+])
+
+export const oauthApplication = mysqlTable('oauthApplication', {
+  id: binVarchar('id').primaryKey(),
+  name: binText('name').notNull(),
+  icon: binText('icon'),
+  metadata: jsonText('metadata'),
+  clientId: binVarchar('clientId').notNull(),
+  clientSecret: binText('clientSecret'),
+  redirectURLs: binText('redirectURLs').notNull(),
+  postLogoutRedirectURLs: binText('postLogoutRedirectURLs'),
+  type: binText('type').notNull(),
+  tokenEndpointAuthMethod: binText('tokenEndpointAuthMethod').notNull(),
+  grantTypes: binText('grantTypes').notNull(),
+  responseTypes: binText('responseTypes').notNull(),
+  scope: binText('scope'),
+  skipConsent: boolean('skipConsent').notNull(),
+  disabled: boolean('disabled').notNull(),
+  userId: binVarchar('userId'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('oauthApplication_clientId_uniq').on(table.clientId),
+  index('oauthApplication_userId_idx').on(table.userId),
+  foreignKey({ name: 'oauthApplication_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const oauthAccessToken = mysqlTable('oauthAccessToken', {
+  id: binVarchar('id').primaryKey(),
+  accessToken: binVarchar('accessToken').notNull(),
+  refreshToken: binVarchar('refreshToken'),
+  accessTokenExpiresAt: datetime('accessTokenExpiresAt', { mode: 'date', fsp: 3 }).notNull(),
+  refreshTokenExpiresAt: datetime('refreshTokenExpiresAt', { mode: 'date', fsp: 3 }),
+  clientId: binVarchar('clientId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  scopes: binText('scopes').notNull(),
+  grantId: binVarchar('grantId').notNull(),
+  rotatedAt: datetime('rotatedAt', { mode: 'date', fsp: 3 }),
+  authTime: datetime('authTime', { mode: 'date', fsp: 3 }),
+  grantedAt: datetime('grantedAt', { mode: 'date', fsp: 3 }),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('oauthAccessToken_accessToken_uniq').on(table.accessToken),
+  uniqueIndex('oauthAccessToken_refreshToken_uniq').on(table.refreshToken),
+  index('oauthAccessToken_clientId_idx').on(table.clientId),
+  index('oauthAccessToken_userId_idx').on(table.userId),
+  index('oauthAccessToken_grantId_idx').on(table.grantId),
+  foreignKey({ name: 'oauthAccessToken_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const oauthConsent = mysqlTable('oauthConsent', {
+  id: binVarchar('id').primaryKey(),
+  clientId: binVarchar('clientId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  scopes: binText('scopes').notNull(),
+  consentGiven: boolean('consentGiven').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('oauthConsent_clientId_idx').on(table.clientId),
+  index('oauthConsent_userId_idx').on(table.userId),
+  uniqueIndex('oauthConsent_clientId_userId_uniq').on(table.clientId, table.userId),
+  foreignKey({ name: 'oauthConsent_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const jwks = mysqlTable('jwks', {
+  id: binVarchar('id').primaryKey(),
+  publicKey: binText('publicKey').notNull(),
+  privateKey: binText('privateKey').notNull(),
+  alg: binVarchar('alg').notNull(),
+  supersedes: binVarchar('supersedes').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  activatesAt: datetime('activatesAt', { mode: 'date', fsp: 3 }).notNull(),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('jwks_alg_idx').on(table.alg),
+  uniqueIndex('jwks_supersedes_uniq').on(table.supersedes),
+])
+
+export const twoFactor = mysqlTable('twoFactor', {
+  id: binVarchar('id').primaryKey(),
+  userId: binVarchar('userId').notNull(),
+  secret: binText('secret').notNull(),
+  lastUsedStep: double('lastUsedStep'),
+  failedAttempts: double('failedAttempts').notNull(),
+  lockedUntil: datetime('lockedUntil', { mode: 'date', fsp: 3 }),
+  lockouts: double('lockouts').notNull(),
+  backupFailedAttempts: double('backupFailedAttempts').notNull(),
+  backupLockedUntil: datetime('backupLockedUntil', { mode: 'date', fsp: 3 }),
+  backupLockouts: double('backupLockouts').notNull(),
+  trustVersion: binText('trustVersion').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('twoFactor_userId_uniq').on(table.userId),
+  foreignKey({ name: 'twoFactor_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const twoFactorBackupCode = mysqlTable('twoFactorBackupCode', {
+  id: binVarchar('id').primaryKey(),
+  userId: binVarchar('userId').notNull(),
+  codeHash: binVarchar('codeHash').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('twoFactorBackupCode_userId_idx').on(table.userId),
+  uniqueIndex('twoFactorBackupCode_codeHash_uniq').on(table.codeHash),
+  foreignKey({ name: 'twoFactorBackupCode_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const passkey = mysqlTable('passkey', {
+  id: binVarchar('id').primaryKey(),
+  userId: binVarchar('userId').notNull(),
+  name: binText('name'),
+  credentialID: binText('credentialID').notNull(),
+  credentialIDHash: binVarchar('credentialIDHash').notNull(),
+  publicKey: binText('publicKey').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull(),
+  deviceType: binText('deviceType').notNull(),
+  backedUp: boolean('backedUp').notNull(),
+  transports: binText('transports'),
+  aaguid: binText('aaguid'),
+  userHandle: binText('userHandle').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('passkey_userId_idx').on(table.userId),
+  uniqueIndex('passkey_credentialIDHash_uniq').on(table.credentialIDHash),
+  foreignKey({ name: 'passkey_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])

@@ -1,0 +1,29 @@
+/**
+ * Every first-party plugin, each with the options that add the most tables
+ * and routes (organization teams and run-time roles): for the tests that
+ * look at all of them at once.
+ */
+import { admin } from '@gatehouse/admin'
+import { billing } from '@gatehouse/billing'
+import { magicLink } from '@gatehouse/magic-link'
+import { oidcProvider } from '@gatehouse/oidc-provider'
+import { organization } from '@gatehouse/organization'
+import { passkey } from '@gatehouse/passkey'
+import { twoFactor } from '@gatehouse/two-factor'
+
+/**
+ * @example
+ * const plugins: readonly GatehousePlugin[] = firstPartyPlugins()
+ * mergeSchemas(coreSchema, ...plugins.map((plugin) => plugin.schema))
+ */
+export function firstPartyPlugins() {
+  return [
+    organization({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } }),
+    admin(),
+    magicLink({ sendMagicLink: () => undefined }),
+    twoFactor(),
+    passkey({ rpID: 'localhost', rpName: 'Test', origin: 'http://localhost:3000' }),
+    oidcProvider({ loginPage: '/login', consentPage: '/consent' }),
+    billing({ webhooks: { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
+  ]
+}

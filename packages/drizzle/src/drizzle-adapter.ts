@@ -1,0 +1,427 @@
+/**
+ * @module
+ * The `Adapter` contract over the application's own Drizzle database and
+ * tables (docs/adapters.md#using-drizzle). Queries are built with Drizzle's
+ * query builder on the tables the application passes, so Drizzle's column
+ * mappings convert the values and the application's own queries and
+ * Gatehouse's read and write the same rows.
+ *
+ * Atomicity (docs/adapters.md#consume, #lock): `consume` deletes with
+ * `DELETE … RETURNING` on PostgreSQL and SQLite and reports a winner only
+ * when its own delete removed the row; on MySQL it locks the row
+ * (`SELECT … FOR UPDATE`) and deletes it in one transaction. `lock` is
+ * `SELECT … FOR UPDATE` on PostgreSQL and MySQL, whose transactions run at
+ * READ COMMITTED; SQLite transactions run one at a time (queue.ts).
+ */
+import {
+  resolveJoins,
+  toDatabaseError,
+  withDefaults,
+  type Adapter,
+  type AdapterFactory,
+  type Joins,
+  type Row,
+  type Schema,
+  type SortBy,
+  type SqlDialect,
+  type WhereInput,
+} from '@gatehouse/core'
+import { aliasedTable, and, asc, count, desc, DrizzleQueryError, eq, inArray, sql, type Column, type SQL, type Table } from 'drizzle-orm'
+import { affectedRows, DIALECTS, looseDatabase, supportsReturning, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
+import { createQueue, noQueue, type Queue } from './queue.js'
+import { bindTables, fieldOf, modelOf, type BoundModel } from './tables.js'
+import { readRow, writeValues } from './values.js'
+import { createStatementCache, runPrepared, type StatementCache } from './statements.js'
+import { placeholders, whereShape, whereSql } from './where.js'
+
+export interface DrizzleAdapterOptions {
+  /** Which driver `db` runs on: `pg` (node-postgres), `mysql` (mysql2, MySQL or MariaDB) or `sqlite` (better-sqlite3). */
+  readonly provider: Provider
+  /**
+   * The Drizzle tables keyed by model name, columns keyed by field name: the
+   * module `gatehouse generate --format drizzle` writes, imported as a namespace.
+   */
+  readonly schema: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The contract lets callers name the row type they expect (`findOne<User>`);
+ * the adapter cannot check that type, only hand the row on under it.
+ */
+function asRow<T extends Row>(row: Row): T {
+  return row as T
+}
+
+/** How often `consume` tries again when a concurrent caller took the row it picked and others still match. */
+const CONSUME_ATTEMPTS = 5
+
+/** "No limit", for an offset without a limit: SQLite and MySQL accept OFFSET only after a LIMIT (and Drizzle drops SQLite's -1). */
+const NO_LIMIT: Readonly<Record<Provider, number | undefined>> = { pg: undefined, mysql: Number.MAX_SAFE_INTEGER, sqlite: Number.MAX_SAFE_INTEGER }
+
+/**
+ * Binds the application's Drizzle database and tables to Gatehouse's schema.
+ * The connection stays the application's: `auth.close()` leaves it open.
+ *
+ * @example
+ * import { drizzle } from 'drizzle-orm/node-postgres'
+ * import { drizzleAdapter } from '@gatehouse/drizzle'
+ * import * as schema from './auth-schema.js' // gatehouse generate --format drizzle --dialect postgres
+ *
+ * const db = drizzle(process.env.DATABASE_URL)
+ * export const auth = createAuth({ database: drizzleAdapter(db, { provider: 'pg', schema }) })
+ */
+export function drizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptions): AdapterFactory {
+  return ({ schema }) => createDrizzleAdapter(db, options, schema)
+}
+
+/**
+ * The adapter itself, for callers that already hold the merged schema.
+ *
+ * @example
+ * const adapter = createDrizzleAdapter(db, { provider: 'sqlite', schema: tables }, conformanceSchema)
+ */
+export function createDrizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptions, schema: Schema): Adapter {
+  const { provider } = options
+  if (!Object.hasOwn(DIALECTS, provider)) throw new TypeError(`drizzleAdapter: provider must be 'pg', 'mysql' or 'sqlite', not ${JSON.stringify(provider)}`)
+  return bind(
+    {
+      schema,
+      provider,
+      dialect: DIALECTS[provider],
+      models: bindTables(schema, options.schema),
+      queue: provider === 'sqlite' ? createQueue() : noQueue,
+      aliases: new Map(),
+      statements: createStatementCache(),
+    },
+    looseDatabase(db),
+    false,
+  )
+}
+
+/** What `findMany` takes (`findOne` is the same with `limit: 1`). */
+type FindManyArgs = Parameters<Adapter['findMany']>[0]
+
+interface Shared {
+  readonly schema: Schema
+  readonly provider: Provider
+  readonly dialect: SqlDialect
+  readonly models: ReadonlyMap<string, BoundModel>
+  readonly queue: Queue
+  readonly statements: StatementCache
+  /** Aliased tables for joins by model and position: Drizzle's aliases are proxies, made once rather than per read. */
+  readonly aliases: Map<string, JoinedTable>
+}
+
+interface JoinedTable {
+  readonly target: BoundModel
+  readonly table: Table
+  readonly selection: Readonly<Record<string, Column>>
+}
+
+/** The joined model's table under the alias `t<position + 1>`, and the selection reading its fields under it. */
+function joinedTable(shared: Shared, model: string, position: number): JoinedTable {
+  const key = `${position}:${model}`
+  let joined = shared.aliases.get(key)
+  if (!joined) {
+    const target = modelOf(shared.models, model)
+    const table = aliasedTable(target.table, `t${position + 1}`)
+    joined = { target, table, selection: Object.fromEntries(target.fields.map(({ field }) => [field, column(table, field)])) }
+    shared.aliases.set(key, joined)
+  }
+  return joined
+}
+
+/**
+ * A driver error as `DatabaseError` when core's mapping knows it (a
+ * constraint violation, a deadlock, a lost connection); Drizzle wraps the
+ * driver's error in `DrizzleQueryError`, whose `cause` is what core reads.
+ * Any other failed query becomes an error naming the SQL but not its
+ * parameters, which hold password hashes, emails and token hashes that a
+ * log line must not carry; the driver's error stays as `cause`.
+ */
+function databaseError(error: unknown, dialect: SqlDialect, model?: string): unknown {
+  if (!(error instanceof DrizzleQueryError)) return toDatabaseError(error, dialect, model)
+  const mapped = toDatabaseError(error.cause, dialect, model)
+  if (mapped !== error.cause) return mapped
+  const reason = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return new Error(`Failed query${model === undefined ? '' : ` on "${model}"`}${reason}\n${error.query}`, { cause: error.cause })
+}
+
+function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapter {
+  const { schema, provider, dialect, models } = shared
+  const returning = supportsReturning(provider)
+
+  /** Runs one statement; outside a transaction on SQLite it waits for an open transaction to end. */
+  async function run<T>(model: string, statement: () => PromiseLike<T>): Promise<T> {
+    try {
+      return await (inTransaction ? statement() : shared.queue.run(async () => statement()))
+    } catch (error) {
+      throw databaseError(error, dialect, model)
+    }
+  }
+
+  async function rows(model: string, statement: () => PromiseLike<unknown>): Promise<Record<string, unknown>[]> {
+    const result = await run(model, statement)
+    return Array.isArray(result) ? (result as Record<string, unknown>[]) : []
+  }
+
+  const where = (model: BoundModel, input: WhereInput | undefined): SQL | undefined => whereSql({ schema, provider }, model, input)
+
+  /** `select <fields> from <table> where … order by id limit 1`, on `q` (the database or a transaction). */
+  const first = (q: LooseDatabase, model: BoundModel, condition: SQL | undefined) =>
+    q.select(model.selection).from(model.table).where(condition).orderBy(asc(model.id)).limit(1)
+
+  /** Ids of the first matching row, as a subquery for `id in (…)`. */
+  const firstId = (model: BoundModel, condition: SQL | undefined) => db.select({ id: model.id }).from(model.table).where(condition).orderBy(asc(model.id)).limit(1)
+
+  /** Runs `work` in a transaction of its own, or in the one already open. */
+  async function transact<R>(work: (q: LooseDatabase) => Promise<R>, model?: string): Promise<R> {
+    if (inTransaction) return work(db)
+    try {
+      if (provider !== 'sqlite') {
+        // InnoDB defaults to REPEATABLE READ, whose snapshot would hide what the previous holder of a `lock` committed.
+        const config = provider === 'mysql' ? { isolationLevel: 'read committed' } : undefined
+        return await db.transaction(work, config)
+      }
+      return await shared.queue.run(() => sqliteTransaction(db, work))
+    } catch (error) {
+      throw databaseError(error, dialect, model)
+    }
+  }
+
+  async function selectById(model: BoundModel, id: unknown): Promise<Row | null> {
+    const [row] = await rows(model.name, () => db.select(model.selection).from(model.table).where(eq(model.id, id)).limit(1))
+    return row ? readRow(model, row) : null
+  }
+
+  async function select(args: FindManyArgs): Promise<Row[]> {
+    const model = modelOf(models, args.model)
+    const joins = resolveJoins(schema, args.model, args.join).map((join, index) => ({ ...join, ...joinedTable(shared, join.model, index) }))
+    const sorts = args.sortBy === undefined ? [] : Array.isArray(args.sortBy) ? (args.sortBy as readonly SortBy[]) : [args.sortBy as SortBy]
+    const order = sorts.map(({ field, direction }) => (direction === 'desc' ? desc : asc)(fieldOf(model, field).column))
+    for (const n of [args.limit, args.offset]) {
+      if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new TypeError(`Invalid limit or offset ${n}`)
+    }
+    const selection: Record<string, unknown> = { row: model.selection }
+    for (const [index, join] of joins.entries()) selection[`j${index}`] = join.selection
+    const build = (condition: SQL | undefined) => {
+      let query = db.select(joins.length === 0 ? model.selection : selection).from(model.table)
+      for (const join of joins) query = query.leftJoin(join.table, eq(fieldOf(model, join.field).column, column(join.table, join.references)))
+      query = query.where(condition)
+      if (order.length > 0) query = query.orderBy(...order)
+      const limit = args.limit ?? (args.offset ? NO_LIMIT[provider] : undefined)
+      if (limit !== undefined) query = query.limit(limit)
+      if (args.offset) query = query.offset(args.offset)
+      return query
+    }
+    let found: Record<string, unknown>[]
+    if (inTransaction) {
+      const condition = where(model, args.where)
+      found = await rows(args.model, () => build(condition))
+    } else {
+      const values: unknown[] = []
+      const condition = whereSql({ schema, provider }, model, args.where, placeholders(values))
+      const key = [
+        'select',
+        JSON.stringify(args.model),
+        joins.map((join) => JSON.stringify([join.alias, join.model, join.field, join.references])).join(','),
+        whereShape(args.where),
+        sorts.map(({ field, direction }) => `${JSON.stringify(field)} ${direction}`).join(','),
+        String(args.limit),
+        String(args.offset),
+      ].join('|')
+      const statement = shared.statements.get(key, () => build(condition))
+      found = await rows(args.model, async () => runPrepared(provider, statement, values))
+    }
+    if (joins.length === 0) return found.map((raw) => readRow(model, raw))
+    return found.map((raw) => {
+      const row = readRow(model, record(raw.row))
+      for (const [index, join] of joins.entries()) {
+        const joined = raw[`j${index}`]
+        row[join.alias] = joined ? readRow(join.target, record(joined)) : null
+      }
+      return row
+    })
+  }
+
+  const adapter: Adapter = {
+    id: `drizzle-${dialect}`,
+    capabilities: { transactions: true, migrations: false },
+    schema,
+
+    async create<T extends Row = Row>({ model: name, data }: { model: string; data: Row }): Promise<T> {
+      const model = modelOf(models, name)
+      const filled = withDefaults(schema, name, data)
+      if (typeof filled.id !== 'string' || filled.id === '') throw new TypeError(`create on "${name}" needs a string id`)
+      const values = writeValues(model, filled)
+      if (returning) {
+        const [row] = await rows(name, () => db.insert(model.table).values(values).returning())
+        if (!row) throw new Error(`Insert into "${name}" returned no row`)
+        return asRow<T>(readRow(model, row))
+      }
+      await run(name, () => db.insert(model.table).values(values))
+      const row = await selectById(model, filled.id)
+      if (!row) throw new Error(`Inserted row of "${name}" could not be read back`)
+      return asRow<T>(row)
+    },
+
+    async findOne<T extends Row = Row>(args: { model: string; where: WhereInput; join?: Joins }): Promise<T | null> {
+      const [row] = await select({ ...args, limit: 1 })
+      return row ? asRow<T>(row) : null
+    },
+
+    async findMany<T extends Row = Row>(args: FindManyArgs): Promise<T[]> {
+      return (await select(args)).map((row) => asRow<T>(row))
+    },
+
+    async count({ model: name, where: input }) {
+      const model = modelOf(models, name)
+      const build = (condition: SQL | undefined) => db.select({ total: count() }).from(model.table).where(condition)
+      let found: Record<string, unknown>[]
+      if (inTransaction) {
+        const condition = where(model, input)
+        found = await rows(name, () => build(condition))
+      } else {
+        const values: unknown[] = []
+        const condition = whereSql({ schema, provider }, model, input, placeholders(values))
+        const statement = shared.statements.get(`count|${JSON.stringify(name)}|${whereShape(input)}`, () => build(condition))
+        found = await rows(name, async () => runPrepared(provider, statement, values))
+      }
+      return Number(found[0]?.total ?? 0)
+    },
+
+    async update<T extends Row = Row>({ model: name, where: input, update }: { model: string; where: WhereInput; update: Row }): Promise<T | null> {
+      const model = modelOf(models, name)
+      const values = writeValues(model, update)
+      const condition = where(model, input)
+      if (Object.keys(values).length === 0) {
+        const [row] = await rows(name, () => first(db, model, condition))
+        return row ? asRow<T>(readRow(model, row)) : null
+      }
+      if (returning) {
+        // The subquery picks the one row; repeating the clause outside keeps a row that stopped matching untouched.
+        const [row] = await rows(name, () => db.update(model.table).set(values).where(and(inArray(model.id, firstId(model, condition)), condition)).returning())
+        return row ? asRow<T>(readRow(model, row)) : null
+      }
+      // MySQL has neither RETURNING nor LIMIT in an IN subquery: lock the row, update it by id, read it back.
+      const row = await transact(async (q) => {
+        const [target] = (await q.select({ id: model.id }).from(model.table).where(condition).orderBy(asc(model.id)).limit(1).for('update')) as Row[]
+        if (!target) return null
+        await q.update(model.table).set(values).where(eq(model.id, target.id))
+        const [updated] = (await q.select(model.selection).from(model.table).where(eq(model.id, values.id ?? target.id)).limit(1)) as Record<string, unknown>[]
+        return updated ? readRow(model, updated) : null
+      }, name)
+      return row ? asRow<T>(row) : null
+    },
+
+    async updateMany({ model: name, where: input, update }) {
+      const model = modelOf(models, name)
+      const values = writeValues(model, update)
+      if (Object.keys(values).length === 0) return adapter.count({ model: name, where: input })
+      const condition = where(model, input)
+      return affectedRows(provider, await run(name, () => db.update(model.table).set(values).where(condition)))
+    },
+
+    async delete({ model: name, where: input }) {
+      const model = modelOf(models, name)
+      const condition = where(model, input)
+      await run(name, () => db.delete(model.table).where(condition))
+    },
+
+    async deleteMany({ model: name, where: input }) {
+      const model = modelOf(models, name)
+      const condition = where(model, input)
+      return affectedRows(provider, await run(name, () => db.delete(model.table).where(condition)))
+    },
+
+    async consume<T extends Row = Row>({ model: name, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+      const model = modelOf(models, name)
+      const condition = where(model, input)
+      if (!returning) return consumeLocked<T>(model, condition)
+      for (let attempt = 0; attempt < CONSUME_ATTEMPTS; attempt++) {
+        const [row] = await rows(name, () => db.delete(model.table).where(and(inArray(model.id, firstId(model, condition)), condition)).returning())
+        if (row) return asRow<T>(readRow(model, row))
+        // Nothing deleted: either nothing matches, or a concurrent consumer won the row we picked.
+        const [left] = await rows(name, () => db.select({ id: model.id }).from(model.table).where(condition).limit(1))
+        if (!left) return null
+      }
+      return null
+    },
+
+    async lock<T extends Row = Row>({ model: name, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
+      const model = modelOf(models, name)
+      const condition = where(model, input)
+      // SQLite has no FOR UPDATE and needs none: its transactions run one at a time (queue.ts). Outside a transaction it is a plain read.
+      const locking = inTransaction && provider !== 'sqlite'
+      const [row] = await rows(name, () => (locking ? first(db, model, condition).for('update') : first(db, model, condition)))
+      return row ? asRow<T>(readRow(model, row)) : null
+    },
+
+    async transaction<R>(fn: (tx: Adapter) => Promise<R>): Promise<R> {
+      // A nested call joins the outer transaction.
+      if (inTransaction) return fn(adapter)
+      return transact((tx) => fn(bind(shared, tx, true)))
+    },
+  }
+
+  /**
+   * MySQL's `consume`: lock the first matching row, delete it, in one
+   * transaction. A concurrent consumer waits on the lock, then reads past
+   * the deleted row. InnoDB may pick a waiter as a deadlock victim; it tries again.
+   */
+  async function consumeLocked<T extends Row>(model: BoundModel, condition: SQL | undefined): Promise<T | null> {
+    const take = async (q: LooseDatabase): Promise<Row | null> => {
+      const [row] = (await first(q, model, condition).for('update')) as Record<string, unknown>[]
+      if (!row) return null
+      await q.delete(model.table).where(eq(model.id, row.id))
+      return readRow(model, row)
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const row = await transact(take, model.name)
+        return row ? asRow<T>(row) : null
+      } catch (error) {
+        const mapped = databaseError(error, dialect, model.name)
+        if (inTransaction || attempt >= CONSUME_ATTEMPTS || Reflect.get(Object(mapped), 'code') !== 'DEADLOCK') throw mapped
+      }
+    }
+  }
+
+  return adapter
+}
+
+/**
+ * A transaction on better-sqlite3, whose drizzle transactions cannot await:
+ * BEGIN, the work, then COMMIT, or ROLLBACK and the work's error unchanged.
+ */
+async function sqliteTransaction<R>(db: LooseDatabase, work: (q: LooseDatabase) => Promise<R>): Promise<R> {
+  const execute = (statement: SQL) => {
+    if (!db.run) throw new TypeError('drizzleAdapter: a sqlite database needs run(); pass the drizzle-orm/better-sqlite3 database')
+    return db.run(statement)
+  }
+  const rollBack = () => {
+    try {
+      execute(sql`rollback`)
+    } catch {
+      // SQLite already rolled back (after SQLITE_FULL, say): the error being rethrown says why.
+    }
+  }
+  execute(sql`begin`)
+  try {
+    const result = await work(db)
+    execute(sql`commit`)
+    return result
+  } catch (error) {
+    rollBack()
+    throw error
+  }
+}
+
+/** A column of an aliased table, found under its field name as on the table itself. */
+function column(table: Table, field: string): Column {
+  return Reflect.get(table, field) as Column
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+}
