@@ -39,6 +39,8 @@ export function admin(options: AdminOptions = {}) {
   }
   return definePlugin({
     id: 'admin',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'adminClient', from: '@gatehouse/admin/client' },
     schema: adminSchema(resolved),
     endpoints: adminEndpoints(resolved),
     errors: AdminErrors,

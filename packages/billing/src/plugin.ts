@@ -35,6 +35,8 @@ export function billing(options: BillingOptions) {
   const usageBudget = resolved.outbound.usageEvents ? resolved.outbound.usageRateLimit : null
   return definePlugin({
     id: 'billing',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'billingClient', from: '@gatehouse/billing/client' },
     schema: billingSchema,
     endpoints: billingEndpoints(resolved, outbound),
     errors: BillingErrors,

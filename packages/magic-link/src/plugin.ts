@@ -23,6 +23,8 @@ export function magicLink(options: MagicLinkOptions) {
   const later = createAfterAnswer()
   return definePlugin({
     id: 'magic-link',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'magicLinkClient', from: '@gatehouse/magic-link/client' },
     endpoints: magicLinkEndpoints(resolved, later),
     rateLimit: [
       {

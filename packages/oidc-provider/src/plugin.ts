@@ -31,6 +31,8 @@ export function oidcProvider(options: OidcProviderOptions) {
   const resolved = resolveOidcOptions(options)
   return definePlugin({
     id: 'oidc-provider',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'oidcProviderClient', from: '@gatehouse/oidc-provider/client' },
     schema: oidcProviderSchema,
     endpoints: oidcProviderEndpoints(resolved),
     errors: OidcErrors,

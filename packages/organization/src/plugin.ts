@@ -37,6 +37,8 @@ export function organization(options: OrganizationOptions = {}) {
   hooks.user = { delete: { before: ownerDeletionHook(resolved, authFor) } }
   return definePlugin({
     id: 'organization',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'organizationClient', from: '@gatehouse/organization/client' },
     schema: organizationSchema(resolved),
     endpoints: organizationEndpoints(resolved),
     errors: OrganizationErrors,

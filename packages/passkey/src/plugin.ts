@@ -41,6 +41,8 @@ export function passkey(options: PasskeyOptions = {}) {
   const resolved = resolveOptions(options)
   return definePlugin({
     id: 'passkey',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'passkeyClient', from: '@gatehouse/passkey/client' },
     schema: passkeySchema,
     endpoints: passkeyEndpoints(resolved),
     errors: PasskeyErrors,

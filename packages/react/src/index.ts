@@ -11,14 +11,18 @@ export type { HookOptions, QueryState } from './react/use-store.js'
 export { ClientErrors } from './client/errors.js'
 export type { AuthClientError, CallResult, ClientErrorCode, ErrorIssue } from './client/errors.js'
 export { DEFAULT_REFETCH_THROTTLE_MS } from './client/create-client.js'
-export type { ClientFromPlugins, ClientFromServer, ClientOptions, ServerClientArgs } from './client/create-client.js'
+export type { ClientFromPlugins, ClientFromServer, ClientOptions, ServerClientArgs, WithClientHalves } from './client/create-client.js'
 export type {
   AuthClient,
+  ClientHalfName,
+  ClientHalvesImported,
   ClientPluginsFor,
   ClientStores,
   ClientTypes,
   EndpointOutput,
   ErrorCodes,
+  NoClientHalvesNeeded,
+  PassClientHalves,
   PluginTypes,
   RouteCall,
   RouteMethods,

@@ -66,6 +66,8 @@ export function twoFactor(options: TwoFactorOptions = {}) {
   }
   return definePlugin({
     id: 'two-factor',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'twoFactorClient', from: '@gatehouse/two-factor/client' },
     schema: twoFactorSchema,
     endpoints: twoFactorEndpoints(resolved),
     errors: TwoFactorErrors,

@@ -12,7 +12,17 @@
 import { coreRoutes } from './core-routes.js'
 import type { CallResult } from './errors.js'
 import { watchFocus } from './focus.js'
-import type { AuthClient, ClientPluginsFor, PluginTypes, ServerLike, ServerPlugins, ServerTypes } from './infer.js'
+import type {
+  AuthClient,
+  ClientHalvesImported,
+  ClientPluginsFor,
+  NoClientHalvesNeeded,
+  PassClientHalves,
+  PluginTypes,
+  ServerLike,
+  ServerPlugins,
+  ServerTypes,
+} from './infer.js'
 import type { ActionTable, AnyClientPlugin, SessionState, StoreDefinition } from './plugin.js'
 import { createQueryStore, PENDING, type QueryStore } from './query-store.js'
 import { isRoute, type ClientRoute, type RouteTable } from './route.js'
@@ -35,10 +45,19 @@ export interface ClientOptions<P extends readonly AnyClientPlugin[] = readonly A
   readonly navigate?: (url: string) => void
 }
 
+/**
+ * The options when the server's plugins need client halves: `plugins` lists
+ * them, in the server's order. `Fix` is there for tsc's message, which prints
+ * this type by name: `WithClientHalves<[OrganizationClient], "Pass plugins: [organizationClient()] ...">`.
+ */
+export type WithClientHalves<P extends readonly AnyClientPlugin[], Fix extends string> = ClientOptions<P> & {
+  readonly plugins: P
+} & Record<never, Fix>
+
 /** With server types, the plugins the server's plugins need are required, in the server's order. */
 export type ServerClientArgs<A extends ServerLike> = [] extends ClientPluginsFor<ServerPlugins<A>>
   ? [options?: ClientOptions<[]>]
-  : [options: ClientOptions<ClientPluginsFor<ServerPlugins<A>>> & { readonly plugins: ClientPluginsFor<ServerPlugins<A>> }]
+  : [options: WithClientHalves<ClientPluginsFor<ServerPlugins<A>>, PassClientHalves<A>>]
 
 export type ClientFromPlugins<P extends readonly AnyClientPlugin[]> = AuthClient<PluginTypes<P>, P>
 export type ClientFromServer<A extends ServerLike> = AuthClient<
@@ -58,7 +77,9 @@ export const DEFAULT_REFETCH_THROTTLE_MS = 5_000
  * const { data, error } = await client.signIn.email({ email, password })
  */
 export function createAuthClient<const P extends readonly AnyClientPlugin[] = []>(options?: ClientOptions<P>): ClientFromPlugins<P>
-export function createAuthClient<A extends ServerLike>(...args: ServerClientArgs<A>): ClientFromServer<A>
+// The `this` types never hold at a call that forgot a client half: tsc then prints them, and they name the fix.
+export function createAuthClient<A extends ServerLike>(this: NoClientHalvesNeeded<A>): ClientFromServer<A>
+export function createAuthClient<A extends ServerLike>(this: ClientHalvesImported<A>, ...args: ServerClientArgs<A>): ClientFromServer<A>
 export function createAuthClient(options: ClientOptions = {}): object {
   return buildClient(options)
 }

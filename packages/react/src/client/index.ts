@@ -5,18 +5,22 @@
  * needs to write its client half (the contract types and core's shapes).
  */
 export { createAuthClient, DEFAULT_REFETCH_THROTTLE_MS } from './create-client.js'
-export type { ClientFromPlugins, ClientFromServer, ClientOptions, ServerClientArgs } from './create-client.js'
+export type { ClientFromPlugins, ClientFromServer, ClientOptions, ServerClientArgs, WithClientHalves } from './create-client.js'
 export { ClientErrors } from './errors.js'
 // For plugins' client halves: one revived-Date rule and one user shape for every package.
 export { isoDate, userShape } from './shapes.js'
 export type { AuthClientError, CallResult, ClientErrorCode, ErrorIssue } from './errors.js'
 export type {
   AuthClient,
+  ClientHalfName,
+  ClientHalvesImported,
   ClientPluginsFor,
   ClientStores,
   ClientTypes,
   EndpointOutput,
   ErrorCodes,
+  NoClientHalvesNeeded,
+  PassClientHalves,
   PluginTypes,
   RouteCall,
   RouteMethods,

@@ -135,6 +135,63 @@ export type ClientPluginsFor<Plugins> = Plugins extends readonly [infer Head, ..
     : ClientPluginsFor<Rest>
   : []
 
+/**
+ * How a server plugin names its client half, so a missing one can be named in
+ * the compile error: `clientHalf: { name: 'organizationClient', from: '@gatehouse/organization/client' }`.
+ */
+export interface ClientHalfName {
+  readonly name: string
+  readonly from: string
+}
+
+/** How the fix names one client half: the call to add and the module it comes from. */
+interface NamedHalf {
+  readonly call: string
+  readonly from: string
+}
+
+/**
+ * The client halves of the server's plugins: those the server plugins name
+ * (registered or not), and registered ones of plugins that name none.
+ */
+type ClientHalfNames<Plugins> = Plugins extends readonly [infer Head, ...infer Rest]
+  ? Head extends { readonly clientHalf: infer Half extends ClientHalfName }
+    ? [{ readonly call: `${Half['name']}()`; readonly from: Half['from'] }, ...ClientHalfNames<Rest>]
+    : Head extends { readonly id: infer Id extends keyof ClientPluginRegistry & string }
+      ? [{ readonly call: `the client plugin of ${Id}`; readonly from: 'its package' }, ...ClientHalfNames<Rest>]
+      : ClientHalfNames<Rest>
+  : []
+
+/** Whether a server plugin names a client half that no imported module registered. */
+type HasUnregistered<Plugins> = Plugins extends readonly [infer Head, ...infer Rest]
+  ? Head extends { readonly clientHalf: ClientHalfName; readonly id: infer Id }
+    ? Id extends keyof ClientPluginRegistry
+      ? HasUnregistered<Rest>
+      : true
+    : HasUnregistered<Rest>
+  : false
+
+type Calls<Halves> = Halves extends readonly [infer Head extends NamedHalf, ...infer Rest]
+  ? Rest extends readonly [] ? Head['call'] : `${Head['call']}, ${Calls<Rest>}`
+  : ''
+type Modules<Halves> = Halves extends readonly [infer Head extends NamedHalf, ...infer Rest]
+  ? Rest extends readonly [] ? Head['from'] : `${Head['from']}, ${Modules<Rest>}`
+  : ''
+
+/**
+ * The fix tsc shows when the client halves are missing, as the `this` type of
+ * `createAuthClient`: "Pass plugins: [organizationClient()] imported from
+ * @gatehouse/organization/client". A string literal type is the one place a
+ * call's error prints a sentence of ours (docs/client.md#types-come-from-the-server).
+ */
+export type PassClientHalves<A extends ServerLike> = `Pass plugins: [${Calls<ClientHalfNames<ServerPlugins<A>>>}] imported from ${Modules<ClientHalfNames<ServerPlugins<A>>>}`
+
+/** `unknown` (any caller) when every client half the server's plugins name is registered; else the fix, as a type no call matches. */
+export type ClientHalvesImported<A extends ServerLike> = HasUnregistered<ServerPlugins<A>> extends true ? PassClientHalves<A> : unknown
+
+/** `unknown` when the server's plugins need no client half, so a call without options is fine; else the fix. */
+export type NoClientHalvesNeeded<A extends ServerLike> = [] extends ClientHalfNames<ServerPlugins<A>> ? unknown : PassClientHalves<A>
+
 export type ServerPlugins<A extends ServerLike> = NonNullable<A['options']['plugins']>
 
 type EndpointOf<T extends ClientTypes, Name> = Name extends keyof T['endpoints'] ? T['endpoints'][Name] : never

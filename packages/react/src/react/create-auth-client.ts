@@ -15,7 +15,7 @@ import {
   type ClientOptions,
   type ServerClientArgs,
 } from '../client/create-client.js'
-import type { ServerLike } from '../client/infer.js'
+import type { ClientHalvesImported, NoClientHalvesNeeded, ServerLike } from '../client/infer.js'
 import type { AnyClientPlugin } from '../client/plugin.js'
 import type { QueryStore } from '../client/query-store.js'
 import { useStore, type HookOptions, type QueryState } from './use-store.js'
@@ -59,7 +59,12 @@ export type ReactClient<Client extends { readonly $stores: object }> = Client &
 export function createAuthClient<const P extends readonly AnyClientPlugin[] = []>(
   options?: ClientOptions<P>,
 ): ReactClient<ClientFromPlugins<P>>
-export function createAuthClient<A extends ServerLike>(...args: ServerClientArgs<A>): ReactClient<ClientFromServer<A>>
+// The `this` types never hold at a call that forgot a client half: tsc then prints them, and they name the fix.
+export function createAuthClient<A extends ServerLike>(this: NoClientHalvesNeeded<A>): ReactClient<ClientFromServer<A>>
+export function createAuthClient<A extends ServerLike>(
+  this: ClientHalvesImported<A>,
+  ...args: ServerClientArgs<A>
+): ReactClient<ClientFromServer<A>>
 export function createAuthClient(options: ClientOptions = {}): object {
   const client = buildClient(options)
   const initialState = createContext<Readonly<Record<string, unknown>>>({})
