@@ -40,7 +40,8 @@ interface Manifest {
 function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) {
-    if (['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV', 'TEST'].includes(key) || key.startsWith('VITEST')) continue
+    // NODE_PATH comes from pnpm's bin shims and would let Node resolve the workspace's hoisted packages (tsx, say) from anywhere.
+    if (['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'NODE_ENV', 'TEST', 'NODE_PATH'].includes(key) || key.startsWith('VITEST')) continue
     env[key] = value
   }
   return { ...env, ...extra }

@@ -43,10 +43,19 @@ describe('the packed packages, installed with npm', () => {
     expect(await run('node', ['esm-check.mjs'], { cwd: project.dir })).toContain('ok')
   })
 
-  it('load every entry point from CommonJS (but the vitest helpers: vitest itself cannot be required)', async () => {
-    const required = specifiers.filter((specifier) => specifier !== '@gatehouse/core/testing')
-    write('cjs-check.cjs', `for (const specifier of ${JSON.stringify(required)}) require(specifier)\nconsole.log('ok')\n`)
+  it('load every entry point from CommonJS', async () => {
+    write('cjs-check.cjs', `for (const specifier of ${JSON.stringify(specifiers)}) require(specifier)\nconsole.log('ok')\n`)
     expect(await run('node', ['cjs-check.cjs'], { cwd: project.dir })).toContain('ok')
+  })
+
+  it('run a conformance suite from CommonJS only to hear vitest say why it cannot be required', async () => {
+    write(
+      'cjs-testing.cjs',
+      `const { runSecondaryStorageConformance } = require('@gatehouse/core/testing')
+try { runSecondaryStorageConformance({ name: 'x', createStorage: () => null }) } catch (error) { console.log(String(error)) }
+`,
+    )
+    expect(await run('node', ['cjs-testing.cjs'], { cwd: project.dir })).toContain('Vitest cannot be imported in a CommonJS module using require()')
   })
 
   it('sign up, sign in and read the session through auth.api', async () => {
