@@ -5,8 +5,9 @@
  * environment), the MAIL_LOG it writes, and Debian's Chromium driven by
  * playwright-core. Nothing is downloaded: the browser is the system's.
  *
- * The framework examples (examples/express, examples/hono) start the same
- * way from their own dist (`startFrameworkExample`), on `browserSuiteOn`.
+ * The framework examples (examples/express, examples/hono, examples/nextjs)
+ * start as their `start` scripts do (`startFrameworkExample`), on
+ * `browserSuiteOn`.
  *
  * The suite needs a build (`pnpm build`: the server's dist and the React
  * app's dist) and a Chromium; `prerequisites()` says which is missing, so
@@ -137,9 +138,17 @@ interface ReadyProcess {
   stop(): Promise<void>
 }
 
-/** Runs `node <entry>` (in `cwd`) with only PATH and `env` for environment, and waits for its `ready on` line. */
-async function spawnUntilReady(entry: string, env: Readonly<Record<string, string>>, cwd?: string): Promise<ReadyProcess> {
-  const child: ChildProcess = spawn(process.execPath, [entry], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/** Runs `node <entry> ...args` (in `cwd`) with only PATH and `env` for environment, and waits for its `ready on` line. */
+async function spawnUntilReady(
+  entry: string,
+  env: Readonly<Record<string, string>>,
+  options: { readonly cwd?: string; readonly args?: readonly string[] } = {},
+): Promise<ReadyProcess> {
+  const child: ChildProcess = spawn(process.execPath, [entry, ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -158,7 +167,9 @@ async function spawnUntilReady(entry: string, env: Readonly<Record<string, strin
   }
 }
 
-/** A framework example (examples/express, examples/hono) as its README starts it. */
+export type FrameworkName = 'express' | 'hono' | 'nextjs'
+
+/** A framework example (examples/express, examples/hono, examples/nextjs) as its README starts it. */
 export interface FrameworkExample {
   /** Where the browser opens the pages: the API's origin, or the separate front end's (Hono). */
   readonly url: string
@@ -169,38 +180,76 @@ export interface FrameworkExample {
   stop(): Promise<void>
 }
 
+interface Launch {
+  /** What `build` makes, relative to the example's folder: its absence means "not built". */
+  readonly built: string
+  /** The script node runs, relative to the example's folder. */
+  readonly entry: string
+  readonly args: (port: number) => readonly string[]
+  readonly env?: Readonly<Record<string, string>>
+}
+
+/**
+ * Each example's `start` script as node runs it: its own dist/main.js, or
+ * `next start` on the built .next (its instrumentation hook prints `ready on`
+ * once the migrations ran, before Next.js answers a request).
+ */
+const LAUNCH: Readonly<Record<FrameworkName, Launch>> = {
+  express: { built: 'dist/main.js', entry: 'dist/main.js', args: () => [] },
+  hono: { built: 'dist/main.js', entry: 'dist/main.js', args: () => [] },
+  nextjs: {
+    built: '.next/BUILD_ID',
+    entry: 'node_modules/next/dist/bin/next',
+    args: (port) => ['start', '--hostname', '127.0.0.1', '--port', String(port)],
+    env: { NEXT_TELEMETRY_DISABLED: '1' },
+  },
+}
+
+/** The example's folder in this repository. */
+function exampleDir(name: FrameworkName): string {
+  return fileURLToPath(new URL(`../../${name}`, import.meta.url))
+}
+
 /** Why `examples/<name>` cannot run here, or null when it can. */
-export function frameworkPrerequisites(name: 'express' | 'hono'): string | null {
+export function frameworkPrerequisites(name: FrameworkName): string | null {
   if (!chromiumPath()) return 'no Chromium (apt-get install chromium, or set GATEHOUSE_E2E_CHROMIUM)'
-  if (!existsSync(fileURLToPath(new URL(`../../${name}/dist/main.js`, import.meta.url)))) return `examples/${name} is not built (pnpm build)`
+  if (!existsSync(join(exampleDir(name), LAUNCH[name].built))) return `examples/${name} is not built (pnpm build)`
   return null
 }
 
 /**
- * `node dist/main.js` in examples/<name> (its working directory, as
+ * The example's `start` in its folder (its working directory, as
  * `pnpm --dir examples/<name> start` runs it) on free ports, with its SQLite
  * file in a temporary folder. `webPort`: the example serves its front end on
- * a second port (WEB_PORT), and `url` is that origin.
+ * a second port (WEB_PORT), and `url` is that origin. `dir`: a copy of the
+ * example elsewhere (installed from the packed packages), built.
  *
  * @example
  * const hono = await startFrameworkExample('hono', { webPort: true })
  */
 export async function startFrameworkExample(
-  name: 'express' | 'hono',
-  options: { readonly webPort?: boolean; readonly env?: Readonly<Record<string, string>> } = {},
+  name: FrameworkName,
+  options: { readonly webPort?: boolean; readonly env?: Readonly<Record<string, string>>; readonly dir?: string } = {},
 ): Promise<FrameworkExample> {
+  const launch = LAUNCH[name]
+  const cwd = options.dir ?? exampleDir(name)
   const dir = await mkdtemp(join(tmpdir(), `gatehouse-e2e-${name}-`))
   const port = await freePort()
   const webPort = options.webPort ? await freePort() : undefined
   const apiUrl = `http://127.0.0.1:${port}`
-  const entry = fileURLToPath(new URL(`../../${name}/dist/main.js`, import.meta.url))
-  const child = await spawnUntilReady(entry, {
-    PORT: String(port),
-    ...(webPort === undefined ? {} : { WEB_PORT: String(webPort) }),
-    DATABASE_PATH: join(dir, 'gatehouse.db'),
-    AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
-    ...options.env,
-  }, fileURLToPath(new URL(`../../${name}`, import.meta.url)))
+  const child = await spawnUntilReady(
+    join(cwd, launch.entry),
+    {
+      PORT: String(port),
+      BASE_URL: apiUrl,
+      ...(webPort === undefined ? {} : { WEB_PORT: String(webPort) }),
+      DATABASE_PATH: join(dir, 'gatehouse.db'),
+      AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+      ...launch.env,
+      ...options.env,
+    },
+    { cwd, args: launch.args(port) },
+  )
   return {
     url: webPort === undefined ? apiUrl : `http://127.0.0.1:${webPort}`,
     apiUrl,

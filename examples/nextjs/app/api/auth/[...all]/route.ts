@@ -1,0 +1,15 @@
+/**
+ * Gatehouse at /api/auth/*. A route handler gets the web `Request` and no
+ * socket: `next start` writes the connection's address into
+ * `x-forwarded-for` itself, and Gatehouse reads it from there
+ * (README.md#client-addresses), so no `{ ip }` is passed.
+ */
+import { auth } from '../../../../lib/auth'
+
+export function GET(request: Request): Promise<Response> {
+  return auth.handler(request)
+}
+
+export function POST(request: Request): Promise<Response> {
+  return auth.handler(request)
+}
