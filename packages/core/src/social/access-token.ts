@@ -13,7 +13,7 @@
  */
 import type { Row } from '../db/adapter.js'
 import type { AuthContext } from '../endpoint/context.js'
-import type { ConfiguredProvider } from '../types/social.js'
+import type { ConfiguredProvider, ProviderTokens } from '../types/social.js'
 import { findSocialAccount, tokenColumns, type SocialAccount } from './accounts.js'
 import { providerRequestContext, refreshTokens, splitScope } from './protocol.js'
 import { decryptToken } from './token-crypto.js'
@@ -21,13 +21,8 @@ import { decryptToken } from './token-crypto.js'
 /** Refresh when the access token expires within this many milliseconds (docs/social.md#constants). */
 export const REFRESH_MARGIN_MS = 5000
 
-export interface AccountTokens {
-  readonly accessToken: string | null
-  readonly refreshToken: string | null
-  readonly idToken: string | null
-  readonly tokenType: string | null
-  readonly accessTokenExpiresAt: Date | null
-  readonly refreshTokenExpiresAt: Date | null
+/** An account's tokens as get-access-token answers them: the provider's, with the scopes as a list of its own. */
+export interface AccountTokens extends Omit<ProviderTokens, 'scopes'> {
   readonly scopes: string[]
 }
 
