@@ -15,7 +15,6 @@
  */
 import {
   resolveJoins,
-  toDatabaseError,
   withDefaults,
   type Adapter,
   type AdapterFactory,
@@ -26,9 +25,11 @@ import {
   type SqlDialect,
   type WhereInput,
 } from '@gatehouse/core'
-import { aliasedTable, and, asc, count, desc, DrizzleQueryError, eq, inArray, sql, type Column, type SQL, type Table } from 'drizzle-orm'
+import { aliasedTable, and, asc, count, desc, eq, inArray, type Column, type SQL, type Table } from 'drizzle-orm'
+import { databaseError } from './errors.js'
 import { affectedRows, DIALECTS, looseDatabase, supportsReturning, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
 import { createQueue, noQueue, type Queue } from './queue.js'
+import { sqliteTransaction } from './sqlite-transaction.js'
 import { bindTables, fieldOf, modelOf, type BoundModel } from './tables.js'
 import { readRow, writeValues } from './values.js'
 import { createStatementCache, runPrepared, type StatementCache } from './statements.js'
@@ -129,22 +130,6 @@ function joinedTable(shared: Shared, model: string, position: number): JoinedTab
     shared.aliases.set(key, joined)
   }
   return joined
-}
-
-/**
- * A driver error as `DatabaseError` when core's mapping knows it (a
- * constraint violation, a deadlock, a lost connection); Drizzle wraps the
- * driver's error in `DrizzleQueryError`, whose `cause` is what core reads.
- * Any other failed query becomes an error naming the SQL but not its
- * parameters, which hold password hashes, emails and token hashes that a
- * log line must not carry; the driver's error stays as `cause`.
- */
-function databaseError(error: unknown, dialect: SqlDialect, model?: string): unknown {
-  if (!(error instanceof DrizzleQueryError)) return toDatabaseError(error, dialect, model)
-  const mapped = toDatabaseError(error.cause, dialect, model)
-  if (mapped !== error.cause) return mapped
-  const reason = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return new Error(`Failed query${model === undefined ? '' : ` on "${model}"`}${reason}\n${error.query}`, { cause: error.cause })
 }
 
 function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapter {
@@ -388,33 +373,6 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
   }
 
   return adapter
-}
-
-/**
- * A transaction on better-sqlite3, whose drizzle transactions cannot await:
- * BEGIN, the work, then COMMIT, or ROLLBACK and the work's error unchanged.
- */
-async function sqliteTransaction<R>(db: LooseDatabase, work: (q: LooseDatabase) => Promise<R>): Promise<R> {
-  const execute = (statement: SQL) => {
-    if (!db.run) throw new TypeError('drizzleAdapter: a sqlite database needs run(); pass the drizzle-orm/better-sqlite3 database')
-    return db.run(statement)
-  }
-  const rollBack = () => {
-    try {
-      execute(sql`rollback`)
-    } catch {
-      // SQLite already rolled back (after SQLITE_FULL, say): the error being rethrown says why.
-    }
-  }
-  execute(sql`begin`)
-  try {
-    const result = await work(db)
-    execute(sql`commit`)
-    return result
-  } catch (error) {
-    rollBack()
-    throw error
-  }
 }
 
 /** A column of an aliased table, found under its field name as on the table itself. */
