@@ -45,12 +45,16 @@ const ATTRIBUTE_VALUE = /^[\x20-\x3a\x3c-\x7e]*$/
  * - names and values are trimmed, and a value wrapped in double quotes is unwrapped;
  * - values are percent-decoded; a malformed sequence keeps the raw value;
  * - the first occurrence of a name wins, as in most servers: RFC 6265 §5.4 has
- *   browsers list the cookie with the longest matching path first;
+ *   browsers list the cookie with the longest matching path first. A sibling
+ *   subdomain can toss in a cookie of the same name that way, listed first;
+ *   over HTTPS without a cookie Domain the names carry `__Host-`, which the
+ *   browser lets no other host set, so the duplicate cannot be made at all
+ *   (docs/security.md#cookie-tossing-from-a-sibling-subdomain);
  * - pieces without '=' or with an empty name are skipped.
  *
  * @example
  * const cookies = parseCookieHeader(request.headers.get('cookie'))
- * const signedToken = cookies.get('__Secure-gatehouse.session_token') ?? null
+ * const signedToken = cookies.get('__Host-gatehouse.session_token') ?? null
  */
 export function parseCookieHeader(header: string | null): Map<string, string> {
   const cookies = new Map<string, string>()

@@ -3,7 +3,7 @@
  * One call's cookies: reads the request's Cookie header once, verifies signed
  * values with every key of the rotation, and collects the Set-Cookie lines of
  * the response. Cookies are named by their short name (`session_token`); the
- * policy (cookies/cookies.ts) adds the prefix, `__Secure-` and attributes.
+ * policy (cookies/cookies.ts) adds the prefix, `__Host-` or `__Secure-` and attributes.
  * Each cookie name has its own signing key (HKDF purpose `cookie:<name>`), so
  * a value signed for one cookie is rejected when replayed in another.
  */
@@ -26,7 +26,7 @@ export interface CookieLifetime {
 }
 
 export interface CookieJar {
-  /** Full names of core's cookies, e.g. `__Secure-gatehouse.session_token`. */
+  /** Full names of core's cookies, e.g. `__Host-gatehouse.session_token`. */
   readonly names: CookieNames
   /** The full name for a short one. */
   name(short: string): string

@@ -6,13 +6,22 @@ import { parseCookieHeader } from './cookie-header.js'
 import { createCookieConfig, signCookieValue, verifySignedCookieValue } from './cookies.js'
 
 describe('createCookieConfig', () => {
-  it('names cookies with __Secure- over https and sets safe defaults', () => {
+  it('names cookies with __Host- over https without a Domain (no sibling can set them) and sets safe defaults', () => {
     const config = createCookieConfig({ secure: true })
     expect(config.secure).toBe(true)
-    expect(config.sessionToken.name).toBe('__Secure-gatehouse.session_token')
-    expect(config.sessionData.name).toBe('__Secure-gatehouse.session_data')
-    expect(config.dontRemember.name).toBe('__Secure-gatehouse.dont_remember')
+    expect(config.sessionToken.name).toBe('__Host-gatehouse.session_token')
+    expect(config.sessionData.name).toBe('__Host-gatehouse.session_data')
+    expect(config.dontRemember.name).toBe('__Host-gatehouse.dont_remember')
     expect(config.sessionToken.attributes).toEqual({ httpOnly: true, sameSite: 'lax', path: '/', secure: true })
+  })
+
+  it('keeps __Secure- when a Domain shares the cookies with subdomains, or the path is not /', () => {
+    const shared = createCookieConfig({ secure: true, crossSubDomain: { domain: 'app.test' } })
+    expect(shared.sessionToken.name).toBe('__Secure-gatehouse.session_token')
+    expect(shared.sessionData.name).toBe('__Secure-gatehouse.session_data')
+    expect(shared.dontRemember.name).toBe('__Secure-gatehouse.dont_remember')
+    const scoped = createCookieConfig({ secure: true, attributes: { path: '/api/auth' } })
+    expect(scoped.sessionToken.name).toBe('__Secure-gatehouse.session_token')
   })
 
   it('drops the prefix and Secure over http', () => {
@@ -26,10 +35,10 @@ describe('createCookieConfig', () => {
   it('serializes with a lifetime, without one (browser session), and clears with Max-Age=0', () => {
     const { sessionToken } = createCookieConfig({ secure: true })
     expect(sessionToken.serialize('abc.sig', { maxAge: 604800 })).toBe(
-      '__Secure-gatehouse.session_token=abc.sig; Max-Age=604800; Path=/; HttpOnly; Secure; SameSite=Lax',
+      '__Host-gatehouse.session_token=abc.sig; Max-Age=604800; Path=/; HttpOnly; Secure; SameSite=Lax',
     )
     expect(sessionToken.serialize('abc.sig')).not.toMatch(/Max-Age|Expires/)
-    expect(sessionToken.clear()).toBe('__Secure-gatehouse.session_token=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax')
+    expect(sessionToken.clear()).toBe('__Host-gatehouse.session_token=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax')
   })
 
   it('shares cookies across subdomains with a normalized Domain', () => {
@@ -47,7 +56,7 @@ describe('createCookieConfig', () => {
     expect(insecure.sessionToken.name).toBe('gatehouse.session_token')
     expect(insecure.secure).toBe(false)
     const forced = createCookieConfig({ secure: false, attributes: { secure: true } })
-    expect(forced.sessionToken.name).toBe('__Secure-gatehouse.session_token')
+    expect(forced.sessionToken.name).toBe('__Host-gatehouse.session_token')
   })
 
   it('ignores lifetimes in the fixed policy', () => {
@@ -59,9 +68,9 @@ describe('createCookieConfig', () => {
   it('makes other cookies under the same policy', () => {
     const config = createCookieConfig({ secure: true })
     const state = config.cookie('oauth_state', { maxAge: 600, sameSite: 'none' })
-    expect(state.name).toBe('__Secure-gatehouse.oauth_state')
+    expect(state.name).toBe('__Host-gatehouse.oauth_state')
     expect(state.serialize('s', { maxAge: 600 })).toBe(
-      '__Secure-gatehouse.oauth_state=s; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=None',
+      '__Host-gatehouse.oauth_state=s; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=None',
     )
   })
 

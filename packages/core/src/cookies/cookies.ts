@@ -2,10 +2,15 @@
  * @module
  * Cookie naming and signing policy.
  *
- * Names are `${prefix}.${name}`, and over HTTPS they carry the `__Secure-` prefix:
- * browsers accept such a cookie only when it is set with `Secure` from a secure
- * origin, so a network attacker on plain HTTP (or a sibling site over HTTP) cannot
- * plant or overwrite our session cookie. Defaults are `HttpOnly` (scripts, and so
+ * Names are `${prefix}.${name}`, and over HTTPS they carry a prefix that the
+ * browser enforces (docs/security.md#cookie-tossing-from-a-sibling-subdomain).
+ * With no Domain (the default) it is `__Host-`: the browser accepts such a
+ * cookie only with `Secure`, `Path=/` and no `Domain`, set by this very host,
+ * so neither a network attacker on plain HTTP nor a sibling subdomain (user
+ * content, a compromised marketing site) can plant one that our requests
+ * would read as the session. With a Domain (`crossSubDomainCookies`) the
+ * cookie is meant to be shared with the siblings, and `__Secure-` is the most
+ * the browser allows: it only keeps plain-HTTP writers out. Defaults are `HttpOnly` (scripts, and so
  * XSS, cannot read the token), `SameSite=Lax` (no cookie on cross-site POSTs, a
  * first CSRF barrier beside the origin check, docs/security.md) and `Path=/`.
  *
@@ -28,7 +33,7 @@ export interface CookieDefinition {
 }
 
 export interface CookieConfig {
-  /** Whether cookies are set `Secure` (and named with `__Secure-`). */
+  /** Whether cookies are set `Secure` (and named with `__Host-`, or `__Secure-` with a Domain). */
   readonly secure: boolean
   readonly sessionToken: CookieDefinition
   readonly sessionData: CookieDefinition
@@ -56,7 +61,7 @@ const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]
  *
  * @example
  * const cookies = createCookieConfig({ secure: baseURL.startsWith('https:') })
- * cookies.sessionToken.name // '__Secure-gatehouse.session_token'
+ * cookies.sessionToken.name // '__Host-gatehouse.session_token'
  * headers.append('set-cookie', cookies.sessionToken.serialize(signed, { maxAge: 604800 }))
  */
 export function createCookieConfig(options: CookieConfigOptions): CookieConfig {
@@ -74,9 +79,7 @@ export function createCookieConfig(options: CookieConfigOptions): CookieConfig {
     if (!NAME_PART.test(name)) throw new TypeError(`Invalid cookie name: ${JSON.stringify(name)}`)
     // Lifetimes are per call (serialize/clear), never part of the fixed policy.
     const { maxAge: _maxAge, expires: _expires, ...fixed }: CookieAttributes = { ...shared, ...attributes }
-    // The prefix follows the attribute actually sent: a __Secure- cookie without
-    // Secure is silently dropped by browsers.
-    const fullName = `${fixed.secure ? '__Secure-' : ''}${prefix}.${name}`
+    const fullName = `${namePrefix(fixed)}${prefix}.${name}`
     return {
       name: fullName,
       attributes: Object.freeze({ ...fixed }),
@@ -104,6 +107,16 @@ export function createCookieConfig(options: CookieConfigOptions): CookieConfig {
     dontRemember: cookie('dont_remember'),
     cookie: cached,
   }
+}
+
+/**
+ * The prefix follows the attributes actually sent, as browsers silently drop
+ * a prefixed cookie whose attributes do not match it (RFC 6265bis §4.1.3):
+ * `__Host-` needs Secure, Path=/ and no Domain; `__Secure-` needs Secure.
+ */
+function namePrefix(attributes: CookieAttributes): string {
+  if (!attributes.secure) return ''
+  return attributes.domain === undefined && attributes.path === '/' ? '__Host-' : '__Secure-'
 }
 
 function normalizeDomain(domain: string): string {

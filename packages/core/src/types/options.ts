@@ -110,9 +110,12 @@ export interface SessionOptions {
 export interface AdvancedOptions {
   /** Default `gatehouse`: cookies are named `gatehouse.session_token` and so on. */
   readonly cookiePrefix?: string | undefined
-  /** Default: true when `baseURL` is https (adds `Secure` and the `__Secure-` prefix). */
+  /** Default: true when `baseURL` is https (adds `Secure` and the `__Host-` prefix, `__Secure-` with `crossSubDomainCookies`). */
   readonly useSecureCookies?: boolean | undefined
-  /** Shares cookies with subdomains of `domain`. */
+  /**
+   * Shares cookies with subdomains of `domain`: they get a `Domain` and the `__Secure-` prefix instead of `__Host-`,
+   * so every host under `domain` can also set them (docs/security.md#cookie-tossing-from-a-sibling-subdomain).
+   */
   readonly crossSubDomainCookies?: { readonly enabled: boolean; readonly domain: string } | undefined
   /** Turns off the origin check (docs/security.md#trusted-origins-securityoriginsts). Only for local development. */
   readonly disableOriginCheck?: boolean | undefined
