@@ -18,9 +18,17 @@ import { toColumnInput } from './values.js'
 const alwaysTrue = sql`1 = 1`
 const alwaysFalse = sql`1 = 0`
 
+/**
+ * LIKE's escape character. Not the backslash: a backslash literal is written
+ * `'\\'` on MySQL and `'\'` under its `NO_BACKSLASH_ESCAPES` mode, where
+ * `'\\'` is two characters and every LIKE query fails (docs/adapters.md#drizzle).
+ * `'!'` reads the same in every mode of every server.
+ */
+const LIKE_ESCAPE = '!'
+
 /** Escapes LIKE's wildcards (and the escape character) so the value is matched as written. */
 function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`)
+  return value.replace(/[!%_]/g, (char) => LIKE_ESCAPE + char)
 }
 
 /**
@@ -173,7 +181,6 @@ function textMatch(provider: Provider, operator: 'contains' | 'starts_with' | 'e
   const escaped = escapeLike(value)
   const pattern = binding.text(operator === 'contains' ? `%${escaped}%` : operator === 'starts_with' ? `${escaped}%` : `%${escaped}`)
   const bound = fold ? sql`lower(${pattern})` : sql`${pattern}`
-  // One backslash as each server reads a string literal: MySQL unescapes '\\', PostgreSQL takes '\' as is.
-  const escape = sql.raw(provider === 'mysql' ? "'\\\\'" : "'\\'")
-  return sql`${left} like ${bound} escape ${escape}`
+  // With an ESCAPE clause naming another character, the backslash in the bound pattern is plain text.
+  return sql`${left} like ${bound} escape ${sql.raw(`'${LIKE_ESCAPE}'`)}`
 }

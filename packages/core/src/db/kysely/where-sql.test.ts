@@ -27,8 +27,8 @@ function compile(dialect: SqlDialect, where: WhereInput) {
 }
 
 describe('escapeLike', () => {
-  it('escapes %, _ and the backslash escape character itself', () => {
-    expect(escapeLike('100%_a\\b')).toBe('100\\%\\_a\\\\b')
+  it('escapes %, _ and the escape character ! itself; a backslash is plain text', () => {
+    expect(escapeLike('100%_a\\b!')).toBe('100!%!_a\\b!!')
     expect(escapeLike('plain')).toBe('plain')
   })
 })
@@ -73,16 +73,14 @@ describe('whereSql', () => {
   })
 
   it('uses LIKE with an escaped pattern and an explicit ESCAPE on PostgreSQL and MySQL', () => {
-    const pg = compile('postgres', { field: 'title', operator: 'contains', value: '5%_' })
-    expect(pg.sql).toBe(`"title" like $1 escape '\\'`)
-    expect(pg.parameters).toEqual(['%5\\%\\_%'])
+    const pg = compile('postgres', { field: 'title', operator: 'contains', value: '5%_!' })
+    expect(pg.sql).toBe(`"title" like $1 escape '!'`)
+    expect(pg.parameters).toEqual(['%5!%!_!!%'])
     const mysql = compile('mysql', { field: 'title', operator: 'starts_with', value: 'a\\' })
-    // MySQL reads a backslash in a literal as an escape, so the one-character escape is written '\\'.
-    expect(mysql.sql).toBe("`title` like ? escape '\\\\'")
-    expect(mysql.parameters).toEqual(['a\\\\%'])
-    expect(compile('mysql', { field: 'title', operator: 'ends_with', value: 'Z', insensitive: true }).sql).toBe(
-      "lower(`title`) like lower(?) escape '\\\\'",
-    )
+    // '!' is written the same whatever sql_mode says of backslashes (NO_BACKSLASH_ESCAPES), and a backslash is plain text.
+    expect(mysql.sql).toBe("`title` like ? escape '!'")
+    expect(mysql.parameters).toEqual(['a\\%'])
+    expect(compile('mysql', { field: 'title', operator: 'ends_with', value: 'Z', insensitive: true }).sql).toBe("lower(`title`) like lower(?) escape '!'")
   })
 
   it('avoids LIKE on SQLite, whose LIKE ignores case', () => {
@@ -122,7 +120,7 @@ describe('whereShape', () => {
       expect(shape(dialect, where).values).toEqual([...compile(dialect, where).parameters])
     }
     expect(shape('sqlite', { field: 'title', operator: 'ends_with', value: 'x' }).values).toEqual(['x', 'x', 'x'])
-    expect(shape('postgres', { field: 'title', operator: 'contains', value: '5%_' }).values).toEqual(['%5\\%\\_%'])
+    expect(shape('postgres', { field: 'title', operator: 'contains', value: '5%_' }).values).toEqual(['%5!%!_%'])
   })
 
   it('names what the SQL text depends on and nothing else', () => {

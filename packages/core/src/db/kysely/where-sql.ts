@@ -9,7 +9,9 @@
  *   created with the `utf8mb4_bin` collation so `=` and LIKE compare bytes.
  * - The value of `contains`/`starts_with`/`ends_with` is matched literally:
  *   `%`, `_` and the escape character itself are escaped, with an explicit
- *   ESCAPE clause so the meaning never depends on server settings. Otherwise
+ *   ESCAPE clause so the meaning never depends on server settings. The
+ *   escape character is `!`, not the backslash, whose literal MySQL reads
+ *   differently under `NO_BACKSLASH_ESCAPES` (docs/adapters.md). Otherwise
  *   a search for "a_b" would also match "axb" (and "%" would match anything).
  *
  * `whereShape` walks a clause the way `whereSql` does without building it:
@@ -40,11 +42,13 @@ type Fragment = RawBuilder<unknown>
 const alwaysTrue: Fragment = sql`1 = 1`
 const alwaysFalse: Fragment = sql`1 = 0`
 
-const LIKE_ESCAPE = '\\'
+// Not the backslash: MySQL writes its literal '\\', which under sql_mode NO_BACKSLASH_ESCAPES is two
+// characters, and ESCAPE then refuses every LIKE query. '!' is one character in every mode of every server.
+const LIKE_ESCAPE = '!'
 
-/** Escapes LIKE's wildcards so the value is matched as written. */
+/** Escapes LIKE's wildcards (and the escape character) so the value is matched as written. */
 export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => LIKE_ESCAPE + char)
+  return value.replace(/[!%_]/g, (char) => LIKE_ESCAPE + char)
 }
 
 /** The LIKE pattern for a string operator: the escaped value with `%` where the match is open. */
@@ -155,7 +159,7 @@ function stringMatchSql(
   }
   const pattern = likePattern(operator, value)
   const bound = fold ? sql`lower(${pattern})` : sql`${pattern}`
-  // sql.lit renders the backslash as each dialect reads it ('\\' on MySQL, '\' on PostgreSQL).
+  // With an ESCAPE clause naming another character, a backslash in the bound pattern is plain text.
   return sql`${left} like ${bound} escape ${sql.lit(LIKE_ESCAPE)}`
 }
 
