@@ -40,6 +40,10 @@ export const auth = createAuth({
   secret: process.env.AUTH_SECRET,
   ...(building ? { production: false } : {}),
   database: database(),
+  // `next start` (or the proxy in front of it) writes x-forwarded-for: believe its last entry. Without this
+  // setting, a bare auth.handler(request) ignores the header, and every client shares one sign-in budget
+  // (README.md#client-addresses).
+  advanced: { ipAddress: { trustedProxyCount: 1 } },
   emailAndPassword: {
     enabled: true,
     sendResetPassword: ({ user, url }) => printMail(user.email, 'Reset your password', url),

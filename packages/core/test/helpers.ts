@@ -23,6 +23,9 @@ export function testAuth<const P extends readonly GatehousePlugin[] = []>(option
     logger: { disabled: true },
     clock,
     ...options,
+    // Tests play the one proxy in front that writes x-forwarded-for (docs/rate-limits.md#behind-a-reverse-proxy);
+    // pass `advanced.ipAddress` (even `{}`) for the library's own default.
+    advanced: { ...options.advanced, ipAddress: options.advanced?.ipAddress ?? { trustedProxyCount: 1 } },
     plugins: options.plugins,
   })
   return Object.assign(auth, { clock })

@@ -182,6 +182,61 @@ describe('rate limits through handler', () => {
     expect(seen).toEqual(['192.0.2.90', '192.0.2.90', null, null, '203.0.113.90', null])
   })
 
+  describe('auth.handler(request) with no { ip }: x-forwarded-for is trusted only when the operator opted in (docs/security.md#client-ip-and-rate-limit-keys-securityipts)', () => {
+    const wrongPassword = (auth: ReturnType<typeof accountAuth>, headers: Record<string, string>) =>
+      auth.handler(request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'not the password' }, headers: { origin: BASE, ...headers } }))
+
+    it('without an opt-in, a self-written x-forwarded-for buys no fresh budget: rotating it, the 4th wrong password is 429; one warning names the fix', async () => {
+      const lines: string[] = []
+      // `ipAddress: {}` is the library's default: neither trustedProxyCount nor ipAddressHeaders set.
+      const auth = accountAuth({ rateLimit: { enabled: true }, logger: warnings(lines), advanced: { ipAddress: {} } })
+      const statuses = []
+      for (let index = 0; index < 5; index++) statuses.push((await wrongPassword(auth, { 'x-forwarded-for': `203.0.113.${index + 1}` })).status)
+      expect(statuses).toEqual([401, 401, 401, 429, 429])
+      // Leaving the header out shares the same budget.
+      expect((await wrongPassword(auth, {})).status).toBe(429)
+      expect(lines).toEqual([
+        expect.stringContaining('x-forwarded-for is ignored'),
+        expect.stringContaining('no client IP in the configured headers'),
+      ])
+      expect(lines[0]).toContain('auth.handler(request, { ip })')
+      expect(lines[0]).toContain('advanced.ipAddress.trustedProxyCount')
+      // The connection's address, when given, is trusted as before: a budget of its own.
+      expect((await auth.handler(request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: 'not the password' }, headers: { origin: BASE } }), { ip: '192.0.2.5' })).status).toBe(401)
+    })
+
+    it('with trustedProxyCount or ipAddressHeaders set, each forwarded address has its own budget', async () => {
+      const lines: string[] = []
+      const proxied = accountAuth({ rateLimit: { enabled: true }, logger: warnings(lines), advanced: { ipAddress: { trustedProxyCount: 1 } } })
+      const rotating = []
+      for (let index = 0; index < 5; index++) rotating.push((await wrongPassword(proxied, { 'x-forwarded-for': `203.0.113.${index + 1}` })).status)
+      expect(rotating).toEqual([401, 401, 401, 401, 401])
+      const one = []
+      for (let index = 0; index < 4; index++) one.push((await wrongPassword(proxied, { 'x-forwarded-for': '198.51.100.9' })).status)
+      expect(one).toEqual([401, 401, 401, 429])
+      expect(lines).toEqual([])
+
+      const cloudflare = accountAuth({ rateLimit: { enabled: true }, advanced: { ipAddress: { ipAddressHeaders: ['cf-connecting-ip'] } } })
+      const perAddress = []
+      for (let index = 0; index < 4; index++) perAddress.push((await wrongPassword(cloudflare, { 'cf-connecting-ip': `203.0.113.${index + 1}` })).status)
+      expect(perAddress).toEqual([401, 401, 401, 401])
+    })
+
+    it('ctx.ip (stored on sessions) follows the same rule, for handler and api calls alike', async () => {
+      const seen: Array<string | null> = []
+      const whoAmI = defineEndpoint({ method: 'GET', path: '/who-am-i', handler: ({ ip }) => (seen.push(ip), { ip }) })
+      const probe = definePlugin({ id: 'probe', endpoints: { whoAmI } })
+      const spoofed = { 'x-forwarded-for': '203.0.113.90' }
+      const bare = testAuth({ plugins: [probe], advanced: { ipAddress: {} } })
+      await bare.handler(request('/api/auth/who-am-i', { headers: spoofed }))
+      await bare.api.whoAmI({ headers: spoofed })
+      const proxied = testAuth({ plugins: [probe], advanced: { ipAddress: { trustedProxyCount: 1 } } })
+      await proxied.handler(request('/api/auth/who-am-i', { headers: spoofed }))
+      await proxied.api.whoAmI({ headers: spoofed })
+      expect(seen).toEqual([null, null, '203.0.113.90', '203.0.113.90'])
+    })
+  })
+
   it('custom rules override, false disables, and server-side api calls are never limited', async () => {
     const auth = testAuth({ plugins: [plugin], rateLimit: { customRules: { '/sign-in/thing': { window: 60, max: 1 } } } })
     expect((await send(auth, '192.0.2.1')).status).toBe(200)

@@ -18,7 +18,7 @@ import {
 } from './define-endpoint.js'
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
-import { clientIpFromHeaders } from '../security/ip.js'
+import { clientIpFromHeaders, headersTrusted } from '../security/ip.js'
 import type { Session, User } from '../types/rows.js'
 
 // A body or query whose fields are all optional may be left out entirely.
@@ -116,6 +116,8 @@ async function call(
         headers: ipOptions?.ipAddressHeaders,
         disabled: ipOptions?.disableIpTracking,
         trustedProxyCount: ipOptions?.trustedProxyCount,
+        // The application hands over its request's headers: believed as the handler believes them with no connection known.
+        trusted: headersTrusted(ipOptions, false),
       }),
       cookies,
       responseHeaders,

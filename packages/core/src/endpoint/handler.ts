@@ -8,7 +8,7 @@
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import { lookupClientIp, parseIp, rateLimitKeyForIp, type ClientIpLookup } from '../security/ip.js'
+import { headersTrusted, lookupClientIp, parseIp, rateLimitKeyForIp, type ClientIpLookup } from '../security/ip.js'
 import type { AuthContext } from './context.js'
 import { createCookieJar } from '../cookies/cookie-jar.js'
 import type { CookieConfig } from '../cookies/cookies.js'
@@ -80,12 +80,13 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
       headers: ipOptions?.ipAddressHeaders,
       disabled: ipOptions?.disableIpTracking,
       trustedProxyCount: ipOptions?.trustedProxyCount,
+      trusted: headersTrusted(ipOptions, incoming.peerAddress !== undefined),
     })
     const ip = lookup.kind === 'found' ? lookup.ip : null
     if (!metadata.skipRateLimit && auth.options.rateLimit?.enabled !== false) {
       const key = rateLimitKey(lookup, incoming.peerAddress)
       // Not when the operator turned tracking off: nothing is missing then.
-      if (lookup.kind === 'absent' || lookup.kind === 'unusable') warnNoClientIp(runtime, key !== null)
+      if (lookup.kind !== 'found' && lookup.kind !== 'disabled') warnNoClientIp(runtime, lookup.kind, key !== null)
       // A null key (no address at all) still goes to the limiter: credential paths count it under one shared key.
       const verdict = lookup.kind === 'disabled' ? ({ allowed: true } as const) : await runtime.rateLimiter.check({ path, ip: key })
       if (!verdict.allowed && verdict.unavailable) {
@@ -166,8 +167,11 @@ function corsPreflight(router: Router, path: string, allow: readonly Method[]): 
  * fresh garbage value must not buy a fresh budget. With no header at all the
  * limiter decides by path (null): credential paths share one budget too, or a
  * password guesser would only need to omit the header; other paths go through
- * uncounted. The operator is warned, as the deployment is missing its proxy
- * header (docs/rate-limits.md#defaults).
+ * uncounted. A header nothing vouches for (`untrusted`: a bare
+ * `auth.handler(request)` with no proxy setting configured) is treated as no
+ * header: the client wrote it, and believing it would let every request pick
+ * a fresh budget. The operator is warned once, with the fix
+ * (docs/rate-limits.md#defaults).
  */
 function rateLimitKey(lookup: ClientIpLookup, peerAddress: string | undefined): string | null {
   if (lookup.kind === 'found') return rateLimitKeyForIp(lookup.ip)
@@ -178,17 +182,29 @@ function rateLimitKey(lookup: ClientIpLookup, peerAddress: string | undefined): 
   return lookup.kind === 'unusable' ? UNIDENTIFIED_CLIENT_KEY : null
 }
 
-/** Told once per auth object: the deployment's proxy header is missing or does not match `trustedProxyCount`. */
-function warnNoClientIp(runtime: HandlerRuntime, counted: boolean): void {
-  if (warned.has(runtime)) return
-  warned.add(runtime)
-  runtime.context.logger.warn(
-    counted
-      ? 'no valid client IP in the configured headers (advanced.ipAddress): such requests are rate limited by the connection address, or all together; check x-forwarded-for and trustedProxyCount'
-      : 'no client IP in the configured headers (advanced.ipAddress): credential paths (sign-in, sign-up, password reset, ...) are rate limited all together, other paths not at all; set x-forwarded-for in your proxy or server adapter',
-  )
+/**
+ * Told once per auth object and cause: the deployment's proxy header is
+ * missing, does not match `trustedProxyCount`, or is not trusted; each
+ * message names the fix (docs/rate-limits.md#web-handlers).
+ */
+function warnNoClientIp(runtime: HandlerRuntime, kind: 'absent' | 'unusable' | 'untrusted', counted: boolean): void {
+  // Counted under the connection or the shared key of garbage headers, or not keyed at all (shared on credential paths only).
+  const cause = kind === 'untrusted' ? kind : counted ? 'unusable' : 'absent'
+  let told = warned.get(runtime)
+  if (!told) warned.set(runtime, (told = new Set()))
+  if (told.has(cause)) return
+  told.add(cause)
+  runtime.context.logger.warn(NO_CLIENT_IP_WARNINGS[cause])
 }
-const warned = new WeakSet<HandlerRuntime>()
+const warned = new WeakMap<HandlerRuntime, Set<string>>()
+
+const SHARED_BUDGET = 'credential paths (sign-in, sign-up, password reset, ...) are rate limited all together, other paths not at all'
+const NO_CLIENT_IP_WARNINGS = {
+  unusable:
+    'no valid client IP in the configured headers (advanced.ipAddress): such requests are rate limited by the connection address, or all together; check x-forwarded-for and trustedProxyCount',
+  absent: `no client IP in the configured headers (advanced.ipAddress): ${SHARED_BUDGET}; pass the connection's address as auth.handler(request, { ip }), or set x-forwarded-for in your proxy and advanced.ipAddress.trustedProxyCount`,
+  untrusted: `x-forwarded-for is ignored: auth.handler(request) was given no { ip } and advanced.ipAddress sets neither trustedProxyCount nor ipAddressHeaders, so the client may have written the header itself; ${SHARED_BUDGET}. Pass the connection's address as auth.handler(request, { ip }), or, behind a proxy that appends to the header, set advanced.ipAddress.trustedProxyCount`,
+} as const
 
 /** The path below the base path, or null when the request is not for us. */
 function routePath(pathname: string, basePath: string): string | null {

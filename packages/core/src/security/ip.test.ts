@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { clientIpFromHeaders, lookupClientIp, parseIp, rateLimitKeyForIp } from './ip.js'
+import { clientIpFromHeaders, headersTrusted, lookupClientIp, parseIp, rateLimitKeyForIp } from './ip.js'
 
 describe('parseIp: IPv4', () => {
   it.each(['0.0.0.0', '1.2.3.4', '127.0.0.1', '192.168.1.255', '255.255.255.255', '10.0.0.10', '100.200.250.199'])(
@@ -246,6 +246,23 @@ describe('lookupClientIp', () => {
     // The first configured header that is present decides, even when unusable.
     const headers = new Headers({ 'cf-connecting-ip': 'garbage', 'x-forwarded-for': '203.0.113.7' })
     expect(lookupClientIp(headers, { headers: ['cf-connecting-ip', 'x-forwarded-for'] })).toEqual({ kind: 'unusable' })
+  })
+
+  it('untrusted headers name no client: a present one is `untrusted`, none is still `absent`', () => {
+    expect(lookupClientIp(xff('203.0.113.7'), { trusted: false })).toEqual({ kind: 'untrusted' })
+    expect(lookupClientIp(new Headers(), { trusted: false })).toEqual({ kind: 'absent' })
+    expect(lookupClientIp(xff('203.0.113.7'), { trusted: false, disabled: true })).toEqual({ kind: 'disabled' })
+    expect(clientIpFromHeaders(xff('203.0.113.7'), { trusted: false })).toBeNull()
+  })
+})
+
+describe('headersTrusted', () => {
+  it('believes the headers when the connection is known or the operator said how they are written', () => {
+    expect(headersTrusted(undefined, false)).toBe(false)
+    expect(headersTrusted({}, false)).toBe(false)
+    expect(headersTrusted(undefined, true)).toBe(true)
+    expect(headersTrusted({ trustedProxyCount: 1 }, false)).toBe(true)
+    expect(headersTrusted({ ipAddressHeaders: ['x-real-ip'] }, false)).toBe(true)
   })
 })
 

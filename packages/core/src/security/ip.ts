@@ -20,6 +20,15 @@
  * by the proxy, so they must hold exactly one address. The first configured
  * header that is present decides.
  *
+ * Whose header: the headers are believed only when something other than the
+ * client wrote their deciding entry (docs/security.md#client-ip-and-rate-limit-keys-securityipts).
+ * Either the server glue knows the connection (`toNodeHandler`,
+ * `auth.handler(request, { ip })`) and appends it as the last hop, or the
+ * operator said a proxy writes them (`trustedProxyCount` or `ipAddressHeaders`
+ * set). A bare `auth.handler(request)` on Bun, Deno or Workers has neither:
+ * there the header is whatever the client sent, and believing it gave every
+ * request a fresh rate-limit budget of its own choosing.
+ *
  * Rate limits key IPv6 clients by their /64: one subscriber line usually gets a
  * whole /64 and can rotate through 2^64 addresses at will.
  */
@@ -128,6 +137,28 @@ export interface ClientIpOptions {
   disabled?: boolean
   /** How many proxies of ours append to x-forwarded-for; default 1. */
   trustedProxyCount?: number
+  /**
+   * False when nothing but the client can have written the headers (see
+   * {@link headersTrusted}): a present header then names no client. Default true.
+   */
+  trusted?: boolean
+}
+
+/**
+ * Whether the configured headers may name the client: the server glue knows
+ * the connection and appends it as the last hop (`peerKnown`), or the
+ * operator opted in by saying how the headers are written
+ * (`trustedProxyCount` or `ipAddressHeaders`). Without either, nothing but
+ * the client can have written them.
+ *
+ * @example
+ * headersTrusted(options.advanced?.ipAddress, incoming.peerAddress !== undefined)
+ */
+export function headersTrusted(
+  options: { readonly ipAddressHeaders?: unknown; readonly trustedProxyCount?: unknown } | undefined,
+  peerKnown: boolean,
+): boolean {
+  return peerKnown || options?.trustedProxyCount !== undefined || options?.ipAddressHeaders !== undefined
 }
 
 /** Proxies such as Azure's append `ip:port`; only a proxy-written entry gets here. */
@@ -145,12 +176,13 @@ function withoutPort(entry: string): string {
  * as normalized by {@link parseIp}; `absent` when none of the headers was sent;
  * `unusable` when the deciding header was sent but the entry our proxies wrote
  * is missing (fewer entries than `trustedProxyCount`) or not a valid address;
- * `disabled` when detection is off. The last three carry no address on purpose:
- * every other entry is one the client could have written.
+ * `untrusted` when a header was sent but nothing vouches for it
+ * (`trusted: false`); `disabled` when detection is off. The last four carry no
+ * address on purpose: every other entry is one the client could have written.
  */
 export type ClientIpLookup =
   | { readonly kind: 'found'; readonly ip: string }
-  | { readonly kind: 'absent' | 'unusable' | 'disabled' }
+  | { readonly kind: 'absent' | 'unusable' | 'untrusted' | 'disabled' }
 
 /**
  * @example
@@ -168,6 +200,7 @@ export function lookupClientIp(headers: Headers, options: ClientIpOptions = {}):
   for (const name of options.headers ?? ['x-forwarded-for']) {
     const value = headers.get(name)
     if (value === null) continue
+    if (options.trusted === false) return { kind: 'untrusted' }
     const chosen = pickEntry(name, value, count)
     const ip = chosen === undefined ? null : (parseIp(withoutPort(chosen))?.normalized ?? null)
     return ip === null ? { kind: 'unusable' } : { kind: 'found', ip }

@@ -1,8 +1,9 @@
 /**
  * Gatehouse at /api/auth/*. A route handler gets the web `Request` and no
  * socket: `next start` writes the connection's address into
- * `x-forwarded-for` itself, and Gatehouse reads it from there
- * (README.md#client-addresses), so no `{ ip }` is passed.
+ * `x-forwarded-for` itself, and Gatehouse reads it from there because
+ * lib/auth.ts says so (`trustedProxyCount: 1`; README.md#client-addresses),
+ * so no `{ ip }` is passed.
  */
 import { auth } from '../../../../lib/auth'
 
