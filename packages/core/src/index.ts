@@ -89,8 +89,8 @@ export { refreshUserInStorage } from './session/session-store.js'
 export { deleteSessions } from './session/session-store.js'
 export { clearSessionCookies } from './session/session-cookies.js'
 // For plugins that open or end sessions for a user other than the caller (the admin plugin's impersonation and bans).
-export { createSession, deleteUserSessions, findSession, hashSessionToken, mirrorSession, userSessions } from './session/session-store.js'
-export type { CreatedSession } from './session/session-store.js'
+export { createSession, deleteUserSessions, findSession, hashSessionToken, mirrorSession, requireCredentialVersion, userSessions } from './session/session-store.js'
+export type { CreatedSession, CreateSessionDetails } from './session/session-store.js'
 // For plugins that end a user's sign-ins for the account's security (the admin plugin's ban): sessions and every plugin's grants.
 export { revokeUserCredentials } from './session/revoke-credentials.js'
 export type { RevokeCredentials } from './session/revoke-credentials.js'
@@ -106,7 +106,9 @@ export type { ErrorPageContent } from './routes/system/error-page.js'
 // For plugins whose GET link signs a browser in (magic links): never silently into another user's place (login CSRF).
 export { confirmationPage, confirmSignInPage } from './routes/system/confirm-sign-in-page.js'
 export type { ConfirmationContent, ConfirmSignInContent } from './routes/system/confirm-sign-in-page.js'
-export { otherUserSession } from './session/session-switch.js'
+export { otherUserSession, signedInUserId } from './session/session-switch.js'
+// For plugins that mail sign-in links: which browser asked for one (login CSRF, docs/security.md#login-csrf).
+export { bindLinkToBrowser, isBrowserNavigation, isLinkBoundToBrowser, needsLinkConfirmation } from './session/link-binding.js'
 export type { Session, SessionWithUser, User } from './types/rows.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'

@@ -280,3 +280,75 @@ describe("GET /verify-email with autoSignInAfterVerification: never into another
     expect(response.status).toBe(302)
   })
 })
+
+describe('GET /verify-email with autoSignInAfterVerification in a signed-out browser that did not ask for the link', () => {
+  /** A top-level navigation of a current browser: what an attacker's page or a mail client causes. */
+  const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'cross-site', accept: 'text/html,application/xhtml+xml' }
+
+  async function attackerLink() {
+    const auth = accountAuth({ emailVerification: { autoSignInAfterVerification: true, sendOnSignUp: true } })
+    // The attacker signs up in their own browser and takes the link from their own mailbox.
+    const attacker = await signUp(auth, { email: 'attacker@evil.example' })
+    const url = new URL(auth.mailbox.last('verify-email')?.url ?? '')
+    return { auth, attacker, path: `${url.pathname}${url.search}`, sessionsBefore: (await rows(auth, 'session')).length }
+  }
+
+  it('answers "Sign in?" instead of signing in: no Set-Cookie, no session', async () => {
+    const { auth, path, sessionsBefore } = await attackerLink()
+    const response = await auth.handler(request(path, { headers: NAVIGATION }))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    const html = await response.text()
+    expect(html).toContain('Sign in?')
+    expect(html).toContain('Continue as attacker@evil.example</button>')
+    expect(html).toContain(`<form method="post" action="${BASE}/api/auth/verify-email">`)
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore)
+    // The address is verified all the same: the link proved the mailbox.
+    expect((await rows(auth, 'user')).find((user) => user.email === 'attacker@evil.example')?.emailVerified).toBe(true)
+  })
+
+  it('an older browser without Fetch Metadata is recognised by its Accept header', async () => {
+    const { auth, path, sessionsBefore } = await attackerLink()
+    const response = await auth.handler(request(path, { headers: { accept: 'text/html' } }))
+    expect(response.status).toBe(200)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore)
+  })
+
+  it("the page's POST signs in, once", async () => {
+    const { auth, path, sessionsBefore } = await attackerLink()
+    await auth.handler(request(path, { headers: NAVIGATION }))
+    const query = new URL(path, BASE).searchParams
+    const fields = { token: query.get('token') ?? '', callbackURL: query.get('callbackURL') ?? '/' }
+    const confirmed = await auth.handler(formPost('/api/auth/verify-email', fields, { origin: BASE }))
+    expect(confirmed.status).toBe(303)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+
+  it('the browser that signed up (holding its link binding) is signed in at once', async () => {
+    const { auth, attacker, path, sessionsBefore } = await attackerLink()
+    const binding = attacker.cookie.split('; ').filter((pair) => pair.includes('link_binding')).join('; ')
+    expect(binding).not.toBe('')
+    const response = await auth.handler(request(path, { headers: { ...NAVIGATION, cookie: binding } }))
+    expect(response.status).toBe(302)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+
+  it("a binding for another address does not count", async () => {
+    const auth = accountAuth({ emailVerification: { autoSignInAfterVerification: true, sendOnSignUp: true } })
+    const visitor = await signUp(auth, { email: 'visitor@example.com' })
+    await signUp(auth, { email: 'attacker@evil.example' })
+    const url = new URL(auth.mailbox.last('verify-email')?.url ?? '')
+    const binding = visitor.cookie.split('; ').filter((pair) => pair.includes('link_binding')).join('; ')
+    const response = await auth.handler(request(`${url.pathname}${url.search}`, { headers: { ...NAVIGATION, cookie: binding } }))
+    expect(response.status).toBe(200)
+    expect(response.headers.getSetCookie().some((line) => line.includes('session_token=') && !/max-age=0/i.test(line))).toBe(false)
+  })
+
+  it('a client that is not a browser navigating (fetch, curl) keeps the direct answer', async () => {
+    const { auth, path, sessionsBefore } = await attackerLink()
+    const response = await auth.handler(request(path, { headers: { 'sec-fetch-mode': 'cors', accept: '*/*' } }))
+    expect(response.status).toBe(302)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+})

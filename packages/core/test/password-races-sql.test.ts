@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accountAuth, authed, PASSWORD, signIn, signUp } from './accounts.js'
 import { BASE, request } from './helpers.js'
 import { backendDialects, createTestBackend, type TestBackend } from './kysely-backends.js'
+import { heldVerifier, raceSignInAgainst, REVOCATIONS } from './sign-in-races.js'
 
 type Auth = ReturnType<typeof accountAuth>
 
@@ -15,13 +16,18 @@ for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`password races: ${dialect}`, () => {
     let backend: TestBackend | undefined
     let auth: Auth | undefined
+    // The same database through an auth whose password verifications can be held (sign-in-races.ts).
+    const verifier = heldVerifier()
+    let held: Auth | undefined
 
     beforeAll(async () => {
       backend = await createTestBackend(dialect)
       auth = accountAuth({ database: backend.factory })
       await (await auth.$context).adapter.migrate?.()
+      held = accountAuth({ database: backend.factory, emailAndPassword: { enabled: true, password: verifier.password } })
     })
     afterAll(async () => {
+      if (held) await (await held.$context).adapter.close?.()
       if (auth) await (await auth.$context).adapter.close?.()
       await backend?.drop()
     })
@@ -69,5 +75,12 @@ for (const { dialect, enabled } of backendDialects) {
       const winner = passwords[responses.findIndex((response) => response.status === 200)] ?? ''
       expect((await signIn(current, { email: 'change-race@example.com', password: winner })).response.status).toBe(200)
     })
+
+    for (const revocation of REVOCATIONS) {
+      it(`a password sign-in held between its check and its session leaves none after ${revocation.name}`, async () => {
+        if (!held) throw new Error('backend not ready')
+        await raceSignInAgainst(held, verifier, `held-${revocation.name.replace(/\W+/g, '-')}@example.com`, revocation)
+      })
+    }
   })
 }

@@ -137,3 +137,69 @@ describe('GET /magic-link/verify in a browser signed in as someone else', () => 
     expect(opened.location).toBe('/dashboard?error=invalid_token')
   })
 })
+
+describe('GET /magic-link/verify in a signed-out browser that did not ask for the link', () => {
+  /** A top-level navigation of a current browser: what an attacker's page causes. */
+  const NAVIGATION = { 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'cross-site', accept: 'text/html' }
+
+  /** The attacker asks for a link to their own account from their own browser, keeping its cookies. */
+  async function attackerLink() {
+    const auth = linkAuth()
+    await signUp(auth, { email: 'attacker@evil.example' })
+    // Verified already, so the link is no first proof of the mailbox that would end the sign-up's session.
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'email', value: 'attacker@evil.example' }, update: { emailVerified: true } })
+    const asked = await auth.handler(
+      request('/api/auth/sign-in/magic-link', { json: { email: 'attacker@evil.example', callbackURL: '/dashboard' }, headers: { origin: BASE } }),
+    )
+    expect(asked.status).toBe(200)
+    return { auth, link: auth.lastLink()!, binding: cookieHeader(asked), sessionsBefore: (await rows(auth, 'session')).length }
+  }
+  const open = (auth: LinkAuth, url: string, headers: Record<string, string>) => auth.handler(new Request(url, { headers }))
+
+  it('answers "Sign in?" and leaves the token unused: no Set-Cookie, no session', async () => {
+    const { auth, link, sessionsBefore } = await attackerLink()
+    const response = await open(auth, link.url, NAVIGATION)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('Sign in?')
+    expect(html).toContain('Continue as attacker@evil.example</button>')
+    expect(response.headers.getSetCookie()).toEqual([])
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore)
+    expect(await linkRows(auth)).toHaveLength(1)
+  })
+
+  it("the page's POST from the page's origin signs in", async () => {
+    const { auth, link, sessionsBefore } = await attackerLink()
+    await open(auth, link.url, NAVIGATION)
+    const params = linkParams(link.url)
+    const posted = await confirm(auth, { token: params.get('token') ?? '', callbackURL: '/dashboard' }, { origin: BASE })
+    expect(posted.status).toBe(303)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+
+  it('the browser that asked (its binding cookie) is signed in at once', async () => {
+    const { auth, link, binding, sessionsBefore } = await attackerLink()
+    expect(binding).toContain('link_binding')
+    const response = await open(auth, link.url, { ...NAVIGATION, cookie: binding })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/dashboard')
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+
+  it('the binding cookie is set whether or not the address has an account (no enumeration)', async () => {
+    const auth = linkAuth()
+    await signUp(auth, { email: 'known@example.com' })
+    const ask = (email: string) =>
+      auth.handler(request('/api/auth/sign-in/magic-link', { json: { email }, headers: { origin: BASE } }))
+    const names = (response: Response) => response.headers.getSetCookie().map((line) => line.split('=')[0])
+    expect(names(await ask('known@example.com'))).toEqual(names(await ask('unknown@example.com')))
+  })
+
+  it('a client that is not a browser navigating keeps the direct answer', async () => {
+    const { auth, link, sessionsBefore } = await attackerLink()
+    const response = await open(auth, link.url, { 'sec-fetch-mode': 'cors', accept: '*/*' })
+    expect(response.status).toBe(302)
+    expect(await rows(auth, 'session')).toHaveLength(sessionsBefore + 1)
+  })
+})

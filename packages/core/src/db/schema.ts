@@ -86,6 +86,9 @@ export const coreSchema = {
       image: { type: 'string', required: false },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
+      // Changed by every revocation of the user's credentials; a sign-in creates its session only
+      // while it still holds the version it read before checking the credential (docs/sessions.md#sign-ins-racing-a-revocation).
+      credentialVersion: { type: 'string', required: false, input: false, returned: false },
     },
   },
   session: {
@@ -99,6 +102,9 @@ export const coreSchema = {
       updatedAt: { type: 'date' },
       ipAddress: { type: 'string', required: false },
       userAgent: { type: 'string', required: false },
+      // How the sign-in was proven, as space-separated RFC 8176 values ("pwd", "pwd otp mfa"), for the
+      // OpenID Provider's `amr` claim (docs/sessions.md#how-a-session-was-signed-in).
+      amr: { type: 'string', required: false, input: false, returned: false },
     },
   },
   account: {

@@ -33,6 +33,7 @@ describe('store', () => {
       image: null,
       createdAt: new Date('2026-03-01T10:00:00.000Z'),
       updatedAt: new Date('2026-03-01T10:00:00.000Z'),
+      credentialVersion: null,
     })
   })
 

@@ -79,6 +79,8 @@ export const CoreErrors = defineErrors({
   },
   LINKING_FAILED: { status: 401, message: 'Account not linked - unable to create account' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized' },
+  // A sign-in whose checked credential was revoked before its session was written (docs/sessions.md#sign-ins-racing-a-revocation).
+  CREDENTIALS_CHANGED: { status: 401, message: 'Credentials changed during sign-in' },
 
   // Social sign-in and provider tokens (docs/social.md#errors)
   SIGN_UP_DISABLED: { status: 401, message: 'signup disabled' },

@@ -11,7 +11,7 @@
 import type { Store } from '../db/store.js'
 import type { AuthContext } from '../endpoint/context.js'
 import type { CredentialRevocationReason } from '../types/contract.js'
-import { deleteUserSessions } from './session-store.js'
+import { bumpCredentialVersion, deleteUserSessions } from './session-store.js'
 
 export interface RevokeCredentials {
   readonly userId: string
@@ -34,6 +34,11 @@ export interface RevokeCredentials {
  */
 export async function revokeUserCredentials(auth: AuthContext, revocation: RevokeCredentials): Promise<number> {
   const { userId, reason, db, keepSession } = revocation
+  // First the user row's credential version, under its lock: a sign-in that checked a credential before this
+  // point can no longer create its session, and one that is creating it now holds the lock until its commit,
+  // so the sweep below sees its session (docs/sessions.md#sign-ins-racing-a-revocation). The user row is
+  // always the first lock a revocation takes; sign-ins that lock a plugin's row take the user's first too.
+  await bumpCredentialVersion(auth, db, userId)
   // Sessions, then plugins, then sessions again, so that no sign-in racing the revocation survives it:
   // - a flow that checks a session under its lock and then issues something (an OAuth code exchange) is
   //   waited for by the first sweep's delete of that session, so the plugin's hook then sees what it issued;

@@ -43,6 +43,8 @@ import { deleteOrThrow } from '../storage/resilient.js'
 import type { SecondaryStorage } from '../storage/types.js'
 import { sessionOptions } from './session-options.js'
 import type { Session, SessionWithUser, User } from '../types/rows.js'
+import { AuthError } from '../errors/catalogue.js'
+import { CoreErrors } from '../errors/core-errors.js'
 
 export const SESSION_TOKEN_LENGTH = 32
 
@@ -61,39 +63,75 @@ export interface CreatedSession extends SessionWithUser {
   readonly token: string
 }
 
-export async function createSession(
-  ctx: Ctx,
-  user: User,
-  details: {
-    ipAddress?: string | null
-    userAgent?: string | null
-    db?: Store
-    /** Seconds; a shorter lifetime than the configured one (an admin's impersonation session). */
-    expiresIn?: number
-    /** Plugin fields of the session row (`impersonatedBy`). */
-    fields?: Row
-    /**
-     * With `db` a transaction, the copy in secondary storage is written once
-     * it commits, so the store never holds a session that a rollback took
-     * back; false leaves the copy to the caller (`mirrorSession`).
-     */
-    mirror?: boolean
-  } = {},
-): Promise<CreatedSession> {
+export interface CreateSessionDetails {
+  ipAddress?: string | null
+  userAgent?: string | null
+  db?: Store
+  /** Seconds; a shorter lifetime than the configured one (an admin's impersonation session). */
+  expiresIn?: number
+  /** Plugin fields of the session row (`impersonatedBy`). */
+  fields?: Row
+  /**
+   * With `db` a transaction, the copy in secondary storage is written once
+   * it commits, so the store never holds a session that a rollback took
+   * back; false leaves the copy to the caller (`mirrorSession`).
+   */
+  mirror?: boolean
+  /**
+   * The user's `credentialVersion` as read before the sign-in checked its
+   * credential (a password, a link, a second factor); defaults to the
+   * `user` row's own. The session is written only while the user still
+   * holds it (docs/sessions.md#sign-ins-racing-a-revocation).
+   */
+  credentialVersion?: string | null
+  /** How the sign-in was proven (RFC 8176 values: `pwd`, `otp`, `hwk`, `mfa`, ...); kept for the ID Token's `amr`. */
+  amr?: readonly string[]
+}
+
+/**
+ * Creates a session for `user`, unless the user's credentials were revoked
+ * since the caller read them: a password sign-in that verified the old
+ * password while a reset, a "sign out everywhere" or a first proof of the
+ * mailbox committed would otherwise leave a fresh session that the revocation
+ * never saw. The user row is locked and its `credentialVersion` compared with
+ * the one the caller read before its check, in the transaction that inserts the
+ * session; every revoker changes the version under the same lock
+ * (`revokeUserCredentials`). So either the sign-in commits first and the
+ * revoker's sweep deletes its session, or the revoker commits first and the
+ * sign-in is refused with `CREDENTIALS_CHANGED` (docs/sessions.md#sign-ins-racing-a-revocation).
+ *
+ * Pass the user row read before the credential was checked (its
+ * `credentialVersion` is the one compared), or the version explicitly; a user
+ * object without the field (a public row) is not checked.
+ *
+ * @throws AuthError `CREDENTIALS_CHANGED` (401) when the version moved on.
+ *
+ * @example
+ * const user = await findUserByEmail(ctx.db, email) // before the password check
+ * if (!(await auth.passwords.verify(account.password, password))) throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
+ * const session = await createSession(auth, user, { ipAddress: ctx.ip, amr: ['pwd'] })
+ */
+export async function createSession(ctx: Ctx, user: User, details: CreateSessionDetails = {}): Promise<CreatedSession> {
   const token = generateToken(ctx.random, SESSION_TOKEN_LENGTH)
   const now = ctx.clock.now()
   const expiresIn = details.expiresIn ?? sessionOptions(ctx.options).expiresIn
-  const session = await (details.db ?? ctx.db).create<Session & Row>({
-    model: 'session',
-    data: {
-      ...details.fields,
-      userId: user.id,
-      token: hashSessionToken(token),
-      expiresAt: new Date(now.getTime() + expiresIn * 1000),
-      ipAddress: details.ipAddress ?? null,
-      userAgent: details.userAgent ?? null,
-    },
-  })
+  const expected = details.credentialVersion !== undefined ? details.credentialVersion : (user.credentialVersion as string | null | undefined)
+  const insert = async (db: Store): Promise<Session & Row> => {
+    if (expected !== undefined) await requireCredentialVersion(db, user.id, expected)
+    return db.create<Session & Row>({
+      model: 'session',
+      data: {
+        ...details.fields,
+        userId: user.id,
+        token: hashSessionToken(token),
+        expiresAt: new Date(now.getTime() + expiresIn * 1000),
+        ipAddress: details.ipAddress ?? null,
+        userAgent: details.userAgent ?? null,
+        amr: details.amr && details.amr.length > 0 ? [...new Set(details.amr)].join(' ') : null,
+      },
+    })
+  }
+  const session = details.db ? await insert(details.db) : expected !== undefined ? await ctx.db.transaction(insert) : await insert(ctx.db)
   const result = { session: publicRow(ctx.schema, 'session', session), user: publicRow(ctx.schema, 'user', user) }
   if (details.mirror !== false) {
     // The copy's CONFIRM must read committed rows, and on a one-connection database it cannot run beside the transaction.
@@ -102,6 +140,45 @@ export async function createSession(
   }
   return { ...result, token }
 }
+
+/**
+ * Locks the user row and refuses when its `credentialVersion` is no longer
+ * `expected` (a revocation committed since it was read). Inside a
+ * transaction; the lock is held until it ends, so a revoker waits for the
+ * session this transaction writes and its sweep sees it.
+ *
+ * @throws AuthError `CREDENTIALS_CHANGED`, also when the user is gone.
+ *
+ * @example
+ * await db.transaction(async (tx) => {
+ *   await requireCredentialVersion(tx, pending.userId, pending.credentialVersion)
+ *   // ... lock the plugin's own rows, then createSession(auth, user, { db: tx, credentialVersion: pending.credentialVersion })
+ * })
+ */
+export async function requireCredentialVersion(db: Store, userId: string, expected: string | null): Promise<void> {
+  const locked = await db.lock<User & Row>({ model: 'user', where: { field: 'id', value: userId } })
+  if (!locked || ((locked.credentialVersion as string | null | undefined) ?? null) !== (expected ?? null)) {
+    throw new AuthError(CoreErrors.CREDENTIALS_CHANGED)
+  }
+}
+
+/**
+ * Moves the user's `credentialVersion` on, so that no sign-in that read the
+ * old one can create a session (`createSession`). The write locks the user
+ * row until the caller's transaction ends. It bypasses database hooks and
+ * `updatedAt`: it is bookkeeping, not a change of the user an application
+ * should hear about.
+ */
+export async function bumpCredentialVersion(ctx: Pick<AuthContext, 'random'>, db: Store, userId: string): Promise<void> {
+  await db.adapter.update({
+    model: 'user',
+    where: { field: 'id', value: userId },
+    update: { credentialVersion: generateToken(ctx.random, CREDENTIAL_VERSION_LENGTH) },
+  })
+}
+
+/** 22 characters of 62: ~131 bits, so two versions never repeat by chance. */
+const CREDENTIAL_VERSION_LENGTH = 22
 
 /** The session a token names, with its user; null when there is none. Expiry is the caller's to judge. */
 export async function findSession(ctx: Ctx, token: string): Promise<SessionWithUser | null> {

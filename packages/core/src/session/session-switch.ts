@@ -24,3 +24,15 @@ export async function otherUserSession(ctx: EndpointContext, userId: string | nu
   const caller = await resolveSession(ctx, { disableCookieCache: true, disableRefresh: true })
   return caller && caller.user.id !== userId ? caller : null
 }
+
+/**
+ * The id of the user this browser is signed in as, read from the store (a
+ * revoked or stale cookie is nobody's); null when signed out.
+ *
+ * @example
+ * const callerId = readSessionToken(ctx) ? await signedInUserId(ctx) : null
+ */
+export async function signedInUserId(ctx: EndpointContext): Promise<string | null> {
+  const caller = await resolveSession(ctx, { disableCookieCache: true, disableRefresh: true })
+  return caller?.user.id ?? null
+}

@@ -9,6 +9,7 @@ import type { EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import type { User } from '../types/rows.js'
+import { bindLinkToBrowser } from '../session/link-binding.js'
 import { signEmailToken } from './email-token.js'
 
 export const DEFAULT_EMAIL_TOKEN_SECONDS = 3600
@@ -30,4 +31,6 @@ export async function sendVerificationEmail(
   url.searchParams.set('token', token)
   url.searchParams.set('callbackURL', options.callbackURL ?? '/')
   await deliverMail(ctx, 'verify-email', send, { user, url: url.toString(), token })
+  // The browser that asked may open the link and be signed in at once; any other gets "Continue as …" (docs/security.md#login-csrf).
+  bindLinkToBrowser(ctx, user.email, expiresIn)
 }

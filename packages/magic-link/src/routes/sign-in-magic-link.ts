@@ -20,7 +20,7 @@
  * trusted, 403 otherwise) and are checked again when the link is opened.
  * A failing mail callback deletes the token (before the 500, when awaited).
  */
-import { AuthError, CoreErrors, defineEndpoint, deliverMail, normalizeEmail, type EndpointContext, type Row } from '@gatehouse/core'
+import { AuthError, bindLinkToBrowser, CoreErrors, defineEndpoint, deliverMail, normalizeEmail, type EndpointContext, type Row } from '@gatehouse/core'
 import { z } from 'zod'
 import type { AfterAnswer } from '../after-answer.js'
 import type { ResolvedMagicLinkOptions } from '../options.js'
@@ -64,6 +64,9 @@ export function signInMagicLink(options: ResolvedMagicLinkOptions, later: AfterA
       // Stored either way: the same writes for a known and an unknown address.
       const { token, id } = await createLinkToken(ctx.auth, { email, name }, options.expiresIn)
       const mail = { email, url: linkURL(ctx, token), token }
+      // This browser asked: the link opened here signs in at once, elsewhere after "Continue as …"
+      // (docs/magic-link.md#security). Set for a known and an unknown address alike.
+      bindLinkToBrowser(ctx, email, options.expiresIn)
       if (options.disableSignUp) {
         // The same call for a known and an unknown address; what differs happens after the answer.
         later.schedule(ctx.logger, async () => {

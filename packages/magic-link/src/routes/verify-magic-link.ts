@@ -24,8 +24,10 @@ import {
   confirmSignInPage,
   createSession,
   defineEndpoint,
+  isBrowserNavigation,
+  needsLinkConfirmation,
   normalizeEmail,
-  otherUserSession,
+  signedInUserId,
   proveMailbox,
   readSessionToken,
   setSessionCookies,
@@ -80,14 +82,15 @@ export function verifyMagicLink(options: ResolvedMagicLinkOptions) {
     query: linkFields,
     handler: async (ctx) => {
       const link = ctx.query
-      const email = await switchesAccount(ctx, link.token ?? '')
-      if (email !== null) {
+      const confirm = await needsConfirmation(ctx, link.token ?? '')
+      if (confirm !== null) {
         return confirmSignInPage({
           appName: ctx.options.appName,
-          email,
+          email: confirm.email,
           action: `${ctx.auth.baseURL}/magic-link/verify`,
           fields: link,
           cancelURL: link.callbackURL,
+          reason: confirm.reason,
         })
       }
       return signInWithLink(ctx, options, link, 302)
@@ -116,18 +119,27 @@ export async function signInWithLink(ctx: EndpointContext, options: ResolvedMagi
 }
 
 /**
- * The link's address when signing in with it would replace the session of
- * another user in this browser (a new user counts as another), else null.
+ * Whether the GET must ask before signing in, and why: the link would
+ * replace the session of another user in this browser (a new user counts as
+ * another: `switch`), or a signed-out browser that did not ask for the link
+ * opens it as a page (`unrequested`, login CSRF: core's link-binding).
  * Only a usable link asks: an unknown or expired one fails as usual.
  */
-async function switchesAccount(ctx: EndpointContext, token: string): Promise<string | null> {
-  // No session cookie, nothing to replace: the usual opening costs no extra look-up.
-  if (!readSessionToken(ctx)) return null
+async function needsConfirmation(
+  ctx: EndpointContext,
+  token: string,
+): Promise<{ readonly email: string; readonly reason: 'switch' | 'unrequested' } | null> {
+  const callerId = readSessionToken(ctx) ? await signedInUserId(ctx) : null
+  // Nothing to replace and a client that is not a browser navigating: the usual opening costs no extra look-up.
+  if (callerId === null && !isBrowserNavigation(ctx)) return null
   const claims = await peekLinkToken(ctx, token)
   const email = claims ? normalizeEmail(claims.email) : null
   if (!email) return null
-  const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'email', value: email } })
-  return (await otherUserSession(ctx, user?.id ?? null)) ? email : null
+  if (callerId !== null) {
+    const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'email', value: email } })
+    return callerId === user?.id ? null : { email, reason: 'switch' }
+  }
+  return needsLinkConfirmation(ctx, email) ? { email, reason: 'unrequested' } : null
 }
 
 async function verify(ctx: EndpointContext, options: ResolvedMagicLinkOptions, token: string): Promise<Outcome> {
@@ -140,7 +152,7 @@ async function verify(ctx: EndpointContext, options: ResolvedMagicLinkOptions, t
       const { user, isNewUser } = await signInUser(ctx.auth, tx, options, consumed.claims)
       let session: CreatedSession
       try {
-        session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx })
+        session = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, amr: ['email'] })
       } catch (error) {
         ctx.logger.error('magic link: session not created', { error: error instanceof Error ? error.name : typeof error })
         throw new Refusal('unable_to_create_session')

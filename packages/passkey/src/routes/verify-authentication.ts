@@ -25,6 +25,7 @@ import {
   sha256Base64url,
   type CreatedSession,
   type EndpointContext,
+  type Row,
   type User,
 } from '@gatehouse/core'
 import { z } from 'zod'
@@ -108,6 +109,10 @@ async function verifyAssertion(
 async function signIn(ctx: EndpointContext<Body>, passkey: PasskeyRow, newCounter: number): Promise<CreatedSession> {
   try {
     return await ctx.db.transaction(async (tx) => {
+      // The user row first, as every revocation locks it first: a first proof of the mailbox that deletes
+      // this passkey and this sign-in never wait on each other's locks (docs/sessions.md#sign-ins-racing-a-revocation).
+      const user = await tx.lock<User & Row>({ model: 'user', where: { field: 'id', value: passkey.userId } })
+      if (!user) throw new AuthError(PasskeyErrors.AUTHENTICATION_FAILED)
       const moved = await tx.update<PasskeyRow>({
         model: 'passkey',
         where: [
@@ -117,8 +122,6 @@ async function signIn(ctx: EndpointContext<Body>, passkey: PasskeyRow, newCounte
         update: { counter: newCounter },
       })
       if (!moved) throw new AuthError(PasskeyErrors.AUTHENTICATION_FAILED)
-      const user = await tx.findOne<User>({ model: 'user', where: { field: 'id', value: passkey.userId } })
-      if (!user) throw new AuthError(PasskeyErrors.AUTHENTICATION_FAILED)
       return createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx })
     })
   } catch (error) {

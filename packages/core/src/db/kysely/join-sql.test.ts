@@ -7,7 +7,7 @@ import { coreSchema, mergeSchemas, type Schema } from '../schema.js'
 import { kyselyAdapter } from './kysely-adapter.js'
 
 const AT = new Date('2026-01-02T03:04:05.678Z')
-const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', emailVerified: true, image: null, createdAt: AT, updatedAt: AT }
+const user = { id: 'u1', name: 'Ada', email: 'ada@example.com', emailVerified: true, image: null, createdAt: AT, updatedAt: AT, credentialVersion: null }
 const session = {
   id: 's1',
   userId: 'u1',
@@ -17,6 +17,7 @@ const session = {
   updatedAt: AT,
   ipAddress: '203.0.113.9',
   userAgent: null,
+  amr: null,
 }
 const withUser: Joins = { user: { model: 'user', on: { field: 'userId', references: 'id' } } }
 

@@ -21,6 +21,7 @@
  * the link, still valid, can simply be clicked again.
  */
 import { normalizeEmail } from '../../accounts/email.js'
+import { recordEmailMove } from '../../accounts/email-moves.js'
 import { findUserByEmail, moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { resolveSession } from '../../session/resolve-session.js'
@@ -63,6 +64,8 @@ export async function applyEmailChange(
   const moved = await moveEmail(ctx.db, user.id, user.email, { email: newEmail, emailVerified: false })
   if (moved === 'taken') return { ok: false, error: 'email_already_exists' }
   if (!moved) return { ok: false, error: 'user_not_found' }
+  // The new address is the holder's claim until its mailbox proves it (accounts/email-moves.ts).
+  await recordEmailMove(ctx.db, ctx.clock.now(), user.id, newEmail)
 
   if (canSendVerificationEmail(ctx)) {
     try {

@@ -36,6 +36,7 @@
  */
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
+import { clearEmailMoves, hasUnprovenMove } from '../../accounts/email-moves.js'
 import { findUserByEmail } from '../../accounts/users.js'
 import type { Row } from '../../db/adapter.js'
 import { publicRow } from '../../db/output.js'
@@ -43,6 +44,8 @@ import type { EndpointContext } from '../../endpoint/context.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
+import { needsLinkConfirmation } from '../../session/link-binding.js'
+import { proveMailbox } from '../../session/prove-mailbox.js'
 import { resolveSession } from '../../session/resolve-session.js'
 import { setCookieCache, setSessionCookies } from '../../session/session-cookies.js'
 import { createSession, refreshUserInStorage } from '../../session/session-store.js'
@@ -104,13 +107,14 @@ export async function redeemVerificationLink(ctx: EndpointContext, link: Verific
   }
   const settled = await settleSession(ctx, outcome, token, confirmed)
   if (outcome.newlyVerified) await afterVerification(ctx, outcome.user)
-  if (settled === 'needs-confirmation' && callbackURL) {
+  if (settled !== 'settled' && callbackURL) {
     return confirmSignInPage({
       appName: ctx.options.appName,
       email: outcome.user.email,
       action: `${ctx.auth.baseURL}/verify-email`,
       fields: { token, callbackURL },
       cancelURL: callbackURL,
+      reason: settled,
     })
   }
   if (callbackURL) return ctx.redirect(callbackURL, confirmed ? 303 : 302)
@@ -130,6 +134,9 @@ async function verify(ctx: EndpointContext, token: string, callbackURL: string |
   if (!user) return { ok: false, error: 'user_not_found' }
 
   if (user.emailVerified) return { ok: true, user, changed: false, newlyVerified: false }
+  // An address the account moved onto by change-email, opened outside the account's own browser: its
+  // owner proved it, and whatever the account's holder set up before ends (accounts/email-moves.ts).
+  if ((await hasUnprovenMove(ctx.db, user)) && !(await heldByCaller(ctx, user.id))) return proveMovedAddress(ctx, user)
   const updated = await ctx.db.update<User & Row>({
     model: 'user',
     // Still the address the token was issued for: a user who moved on since is not verified by an old link.
@@ -147,20 +154,48 @@ async function verify(ctx: EndpointContext, token: string, callbackURL: string |
     if (current?.id === user.id && current.emailVerified) return { ok: true, user: current, changed: false, newlyVerified: false }
     return { ok: false, error: 'user_not_found' }
   }
+  await clearEmailMoves(ctx.db, user.id)
   return { ok: true, user: updated, changed: true, newlyVerified: true }
 }
 
+/** Whether this browser is signed in as `userId` (from the store: a revoked session is nobody's). */
+async function heldByCaller(ctx: EndpointContext, userId: string): Promise<boolean> {
+  const caller = await resolveSession(ctx, { disableCookieCache: true, disableRefresh: true })
+  return caller?.user.id === userId
+}
+
 /**
- * verify-email makes the session refresh, and may sign in (`autoSignInAfterVerification`):
- * 'needs-confirmation' when that sign-in would replace another user's session
- * and was parked instead.
+ * The first proof of a moved-to address by someone other than the account's
+ * holder: as a reset, it verifies the address and ends every session, grant,
+ * password and linked account set up before (`proveMailbox`), in one transaction.
+ */
+async function proveMovedAddress(ctx: EndpointContext, user: User): Promise<Outcome> {
+  const proven = await ctx.db.transaction(async (tx) => {
+    const current = await tx.findOne<User & Row>({ model: 'user', where: { field: 'id', value: user.id } })
+    // Moved on, or verified by a concurrent redemption: this link proves nothing now.
+    if (!current || current.email !== user.email || current.emailVerified) return null
+    const result = await proveMailbox(ctx.auth, { user: current, db: tx })
+    if (result) await clearEmailMoves(tx, user.id)
+    return result
+  })
+  if (proven) return { ok: true, user: proven, changed: true, newlyVerified: true }
+  const current = await findUserByEmail(ctx.db, user.email)
+  if (current?.id === user.id && current.emailVerified) return { ok: true, user: current, changed: false, newlyVerified: false }
+  return { ok: false, error: 'user_not_found' }
+}
+
+/**
+ * verify-email makes the session refresh, and may sign in (`autoSignInAfterVerification`).
+ * The sign-in is parked instead, for the confirmation page's POST, when it
+ * would replace another user's session (`switch`), or when a browser that did
+ * not ask for the link opens it signed out (`unrequested`: login CSRF, session/link-binding.ts).
  */
 async function settleSession(
   ctx: EndpointContext,
   outcome: Outcome & { ok: true },
   token: string,
   confirmed: boolean,
-): Promise<'settled' | 'needs-confirmation'> {
+): Promise<'settled' | 'switch' | 'unrequested'> {
   const { user } = outcome
   if (outcome.changed) await refreshUserInStorage(ctx.auth, user)
   // The store, not the cookie cache: a session revoked elsewhere must not count as anyone's.
@@ -175,9 +210,9 @@ async function settleSession(
   // The one sign-in a link owes: its transition, or (on the confirmation's POST) the one parked by the GET.
   const owed = outcome.newlyVerified || (confirmed && (await takeParkedSignIn(ctx, token, user.id)))
   if (!owed || !(await pluginsAllowAutoSignIn(ctx, user))) return 'settled'
-  if (caller && !confirmed) {
+  if (!confirmed && (caller || needsLinkConfirmation(ctx, user.email))) {
     await parkSignIn(ctx, token, user.id)
-    return 'needs-confirmation'
+    return caller ? 'switch' : 'unrequested'
   }
   await signInAfterVerification(ctx, user)
   return 'settled'
@@ -193,7 +228,7 @@ async function pluginsAllowAutoSignIn(ctx: EndpointContext, user: User): Promise
 
 /** The auto sign-in itself: the one place a verification link opens a session and sets its cookies. */
 async function signInAfterVerification(ctx: EndpointContext, user: User): Promise<void> {
-  const created = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+  const created = await createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), amr: ['email'] })
   setSessionCookies(ctx, created, { dontRemember: false })
 }
 

@@ -21,6 +21,8 @@
 import { z } from 'zod'
 import { findCredentialAccount } from '../../accounts/users.js'
 import { publicRow } from '../../db/output.js'
+import type { Row } from '../../db/adapter.js'
+import type { User } from '../../types/rows.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
@@ -57,7 +59,7 @@ export const changePassword = defineEndpoint({
     if (!(await auth.passwords.verify(currentHash, body.currentPassword))) throw new AuthError(CoreErrors.INVALID_PASSWORD)
     const hash = await auth.passwords.hash(body.newPassword)
 
-    await ctx.db.transaction(async (tx) => {
+    const created = await ctx.db.transaction(async (tx) => {
       const updated = await tx.update({
         model: 'account',
         where: [
@@ -68,13 +70,17 @@ export const changePassword = defineEndpoint({
       })
       if (!updated) throw new AuthError(CoreErrors.INVALID_PASSWORD)
       // Whoever may know the old password is out: every session, OAuth grant and pending second factor.
-      if (body.revokeOtherSessions) await revokeUserCredentials(auth, { userId: user.id, reason: 'password-changed', db: tx })
+      if (!body.revokeOtherSessions) return null
+      await revokeUserCredentials(auth, { userId: user.id, reason: 'password-changed', db: tx })
+      // The caller's new session, in the revoking transaction: it holds the version the revocation just wrote.
+      const current = await tx.findOne<User & Row>({ model: 'user', where: { field: 'id', value: user.id } })
+      if (!current) throw new AuthError(CoreErrors.USER_NOT_FOUND)
+      return createSession(auth, current, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, amr: ['pwd'] })
     })
 
     const visible = publicRow(auth.schema, 'user', user)
-    if (!body.revokeOtherSessions) return { token: null as string | null, user: visible }
+    if (!created) return { token: null as string | null, user: visible }
     const dontRemember = isDontRemember(ctx)
-    const created = await createSession(auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
     setSessionCookies(ctx, created, { dontRemember })
     return { token: created.token as string | null, user: visible }
   },

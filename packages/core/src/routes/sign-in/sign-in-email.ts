@@ -56,9 +56,16 @@ export const signInEmail = defineEndpoint({
     }
 
     const dontRemember = body.rememberMe === false
+    // `user` was read before the password was checked: a reset or "sign out everywhere" that committed since
+    // refuses this session, which its sweep would never see (docs/sessions.md#sign-ins-racing-a-revocation).
     const session = await createSession(auth, user, {
       ipAddress: ctx.ip,
       userAgent: ctx.headers.get('user-agent'),
+      amr: ['pwd'],
+    }).catch((error: unknown) => {
+      // The password it verified is no longer the account's.
+      if (error instanceof AuthError && error.code === 'CREDENTIALS_CHANGED') throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
+      throw error
     })
     setSessionCookies(ctx, session, { dontRemember })
     return {

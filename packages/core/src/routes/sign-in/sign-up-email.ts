@@ -68,7 +68,7 @@ export const signUpEmail = defineEndpoint({
           data: { providerId: CREDENTIAL_PROVIDER, accountId: user.id, userId: user.id, password: hash },
         })
         const session = signIn
-          ? await createSession(auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, mirror: false })
+          ? await createSession(auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx, mirror: false, amr: ['pwd'] })
           : null
         return { user, session }
       })

@@ -93,7 +93,7 @@ async function finish(ctx: EndpointContext, params: URLSearchParams, state: stri
   if (!outcome.ok) return fail(outcome.reason)
   let session
   try {
-    session = await createSession(ctx.auth, outcome.user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') })
+    session = await createSession(ctx.auth, outcome.user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), amr: ['fed'] })
   } catch (error) {
     ctx.logger.error('social sign-in: session not created', { error: error instanceof Error ? error.name : typeof error })
     return fail('unable_to_create_session')

@@ -72,7 +72,7 @@ export const signInSocial = defineEndpoint({
       if (outcome.reason === 'signup_disabled') throw new AuthError(CoreErrors.SIGN_UP_DISABLED)
       throw new AuthError(CoreErrors.FAILED_TO_CREATE_USER)
     }
-    const session = await createSession(auth, outcome.user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent') }).catch(
+    const session = await createSession(auth, outcome.user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), amr: ['fed'] }).catch(
       (error: unknown) => {
         ctx.logger.error('social sign-in: session not created', { error: error instanceof Error ? error.name : typeof error })
         throw new AuthError(CoreErrors.FAILED_TO_CREATE_SESSION)

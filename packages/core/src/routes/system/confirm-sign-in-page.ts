@@ -1,7 +1,8 @@
 /**
  * @module
  * The page a sign-in link answers instead of signing in when the browser
- * already holds a session of another user (docs/security.md#login-csrf).
+ * already holds a session of another user, or holds none and did not ask for
+ * the link (session/link-binding.ts; docs/security.md#login-csrf).
  * Opening a link is a GET anybody can make a browser do (a link on any
  * site, a redirect); if it signed in silently, an attacker could send the
  * victim a link to the attacker's own account and have the victim carry on,
@@ -23,6 +24,11 @@ export interface ConfirmSignInContent {
   readonly fields: Readonly<Record<string, string | undefined>>
   /** Where "Cancel" leads: the link's callbackURL (already checked as a redirect target), else `/`. */
   readonly cancelURL?: string | undefined
+  /**
+   * `switch` (the default): the browser is signed in to another account.
+   * `unrequested`: it is signed out, and the link was asked for elsewhere.
+   */
+  readonly reason?: 'switch' | 'unrequested' | undefined
 }
 
 /**
@@ -33,11 +39,14 @@ export interface ConfirmSignInContent {
  */
 export function confirmSignInPage(content: ConfirmSignInContent): Response {
   const email = content.email.slice(0, 320)
+  const unrequested = content.reason === 'unrequested'
   return confirmationPage({
     appName: content.appName,
-    title: 'switch account?',
-    heading: 'Switch account?',
-    message: ['This browser is signed in to another account. The link you opened signs it in as ', { strong: email }, ' instead.'],
+    title: unrequested ? 'sign in?' : 'switch account?',
+    heading: unrequested ? 'Sign in?' : 'Switch account?',
+    message: unrequested
+      ? ['The link you opened signs this browser in as ', { strong: email }, '. Continue only if you asked for it.']
+      : ['This browser is signed in to another account. The link you opened signs it in as ', { strong: email }, ' instead.'],
     button: `Continue as ${email}`,
     action: content.action,
     fields: content.fields,

@@ -27,6 +27,7 @@
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
 import { deliverMail } from '../../accounts/mail.js'
+import { recordEmailMove } from '../../accounts/email-moves.js'
 import { findUserByEmail, moveEmail } from '../../accounts/users.js'
 import type { EndpointContext } from '../../endpoint/context.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
@@ -95,6 +96,8 @@ async function changeUnverifiedEmail(
   const moved = await moveEmail(ctx.db, user.id, user.email, { email: newEmail, emailVerified: false })
   const updated = moved === 'taken' ? null : moved
   if (!updated) throw new AuthError(CoreErrors.COULDNT_UPDATE_EMAIL)
+  // The new address is the holder's claim until its mailbox proves it (accounts/email-moves.ts).
+  await recordEmailMove(ctx.db, ctx.clock.now(), user.id, newEmail)
 
   if (canSendVerificationEmail(ctx)) {
     try {

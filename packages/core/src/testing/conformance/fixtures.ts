@@ -104,6 +104,7 @@ export function userRow(id: string, overrides: Row = {}): Row {
     image: null,
     createdAt: BASE_DATE,
     updatedAt: BASE_DATE,
+    credentialVersion: null,
     ...overrides,
   }
 }
@@ -118,6 +119,7 @@ export function sessionRow(id: string, userId: string, overrides: Row = {}): Row
     updatedAt: BASE_DATE,
     ipAddress: null,
     userAgent: null,
+    amr: null,
     ...overrides,
   }
 }
