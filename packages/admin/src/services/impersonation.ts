@@ -11,14 +11,18 @@
  * with the admin's ban, removal, revoked credentials or lost
  * `user: impersonate` (`endImpersonationsBy`, in the change's transaction),
  * and, should one survive those, at its next read (`impersonationEnd`, the
- * plugin's `sessionEnd`). It never outlives its own lifetime: the ordinary
- * refresh stops at its creation plus `impersonationSessionDuration`.
+ * plugin's `sessionEnd`). It ends as well once the user it impersonates
+ * could no longer be impersonated by that admin: promoted to admin, or
+ * granted something the admin does not hold. Otherwise a support agent
+ * impersonating a user who is later promoted would act with the promotion.
+ * It never outlives its own lifetime: the ordinary refresh stops at its
+ * creation plus `impersonationSessionDuration`.
  */
 import { deleteSessions, type AuthContext, type CookieJar, type Session, type Store } from '@gatehouse/core'
 import type { Statements } from '@gatehouse/organization/access'
 import type { ResolvedAdminOptions } from '../options.js'
 import { isBanned } from './ban.js'
-import { findAdminUser, userHasPermission } from './permission.js'
+import { findAdminUser, isAdmin, outranks, userHasPermission, type AdminUser } from './permission.js'
 
 export const ADMIN_SESSION_COOKIE = 'admin_session'
 
@@ -68,11 +72,39 @@ export async function endImpersonationsBy(auth: AuthContext, adminId: string, db
 }
 
 /**
+ * Deletes the impersonation sessions opened on `userId` (whoever opened
+ * them) through `db`, the transaction of the change to the user's roles: the
+ * admin who opened one was checked against the roles as they were
+ * (docs/admin.md#security). Returns how many ended.
+ *
+ * @throws StorageUnavailableError (503) when secondary storage is down: the caller's transaction rolls back.
+ *
+ * @example
+ * await ctx.db.transaction((tx) => endImpersonationsOf(ctx.auth, userId, tx))
+ */
+export async function endImpersonationsOf(auth: AuthContext, userId: string, db: Store): Promise<number> {
+  const sessions = await db.findMany<Session>({ model: 'session', where: { field: 'userId', value: userId } })
+  return deleteSessions(auth, sessions.filter((session) => impersonatorOf(session) !== null).map((session) => session.token), db)
+}
+
+/**
+ * Whether `admin` may still hold an impersonation of `target` as both are
+ * now: the checks impersonate-user makes when it opens one, made again.
+ */
+export function mayImpersonate(options: ResolvedAdminOptions, admin: AdminUser, target: AdminUser, now: Date): boolean {
+  if (isBanned(admin, now) || !userHasPermission(options, admin, IMPERSONATE)) return false
+  if (isAdmin(options, target) && !options.allowImpersonatingAdmins) return false
+  return outranks(options, admin, target)
+}
+
+/**
  * The plugin's `sessionEnd` (docs/plugins.md#a-sessions-hard-end): null for an
  * ordinary session (no query); for an impersonation, its creation plus
  * `impersonationSessionDuration`, or now when the admin who opened it is
- * gone, banned or no longer holds `user: impersonate` (a change made
- * outside the admin routes: an edited role list, a row written by hand).
+ * gone, banned or no longer holds `user: impersonate`, or when the user is
+ * now an admin (unless `allowImpersonatingAdmins`) or holds a grant the
+ * admin lacks: changes made outside the admin routes (an edited role list,
+ * a row written by hand) or racing them.
  *
  * @example
  * sessionEnd: ({ session }, auth) => impersonationEnd(auth, options, session)
@@ -82,6 +114,7 @@ export async function impersonationEnd(auth: AuthContext, options: ResolvedAdmin
   if (!adminId) return null
   const now = auth.clock.now()
   const admin = await findAdminUser(auth.db, adminId)
-  if (!admin || isBanned(admin, now) || !userHasPermission(options, admin, IMPERSONATE)) return now
+  const target = admin ? await findAdminUser(auth.db, session.userId) : null
+  if (!admin || !target || !mayImpersonate(options, admin, target, now)) return now
   return new Date(session.createdAt.getTime() + options.impersonationSessionDuration * 1000)
 }
