@@ -2,7 +2,7 @@ import { memoryStorage, type GatehousePlugin } from '@gatehouse/core'
 import { describe, expect, it } from 'vitest'
 import { accountAuth, authed, signUp } from '../../core/test/accounts.js'
 import { admin } from '../src/plugin.js'
-import { adminAuth, cast, newUser, post, sessionFor, sessionRows, signIn } from './fixtures.js'
+import { adminAuth, cast, flakyStorage, newUser, post, sessionFor, sessionRows, signIn } from './fixtures.js'
 
 const banned = { code: 'BANNED_USER', message: 'You have been banned from this application' }
 
@@ -87,6 +87,41 @@ describe('POST /admin/ban-user', () => {
     expect((await sessionFor(auth, alice.cookie))?.user).toMatchObject({ id: alice.id })
     await post(auth, 'ban-user', root, { userId: alice.id })
     expect(await sessionFor(auth, alice.cookie)).toBeNull()
+  })
+
+  it('with secondary storage down, answers 503 and bans nothing: never banned with sessions alive; retried, it holds', async () => {
+    const flaky = flakyStorage()
+    const auth = adminAuth({}, { secondaryStorage: flaky.storage })
+    const { root, alice } = await cast(auth)
+    const { db } = await auth.$context
+    flaky.setDown(true)
+    expect((await post(auth, 'ban-user', root, { userId: alice.id, banReason: 'spam' })).status).toBe(503)
+    expect(await db.findOne({ model: 'user', where: { field: 'id', value: alice.id } })).toMatchObject({ banned: false, banReason: null })
+    expect(await sessionRows(auth, alice.id)).toHaveLength(1)
+    flaky.setDown(false)
+    expect((await sessionFor(auth, alice.cookie))?.user).toMatchObject({ id: alice.id, banned: false })
+    expect((await post(auth, 'ban-user', root, { userId: alice.id, banReason: 'spam' })).status).toBe(200)
+    expect(await db.findOne({ model: 'user', where: { field: 'id', value: alice.id } })).toMatchObject({ banned: true, banReason: 'spam' })
+    expect(await sessionRows(auth, alice.id)).toEqual([])
+    expect(await sessionFor(auth, alice.cookie)).toBeNull()
+  })
+
+  it("a plugin failing to end its grants leaves the user unbanned, the ban's error answered", async () => {
+    const failing: GatehousePlugin = {
+      id: 'failing',
+      onCredentialsRevoked: () => {
+        throw new Error('grant store unreachable')
+      },
+    }
+    const auth = accountAuth({ plugins: [admin(), failing] })
+    const root = await signUp(auth, { email: 'root@example.com' })
+    const alice = await signUp(auth, { email: 'alice@example.com' })
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'id', value: root.body.user.id }, update: { role: 'admin' } })
+    const reply = await auth.handler(authed('/api/auth/admin/ban-user', root.cookie, { json: { userId: alice.body.user.id } }))
+    expect(reply.status).toBe(500)
+    expect(await db.findOne({ model: 'user', where: { field: 'id', value: alice.body.user.id } })).toMatchObject({ banned: false })
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: alice.body.user.id } })).toBe(1)
   })
 
   it('a cookie-cached session fails at its next database check', async () => {

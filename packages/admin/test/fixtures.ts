@@ -4,6 +4,7 @@
  * writing the role), and request shorthands that return status, parsed
  * body and the cookies a browser would send next.
  */
+import { memoryStorage, StorageUnavailableError, type SecondaryStorage } from '@gatehouse/core'
 import { accountAuth, authed, cookieHeader, signIn, signUp } from '../../core/test/accounts.js'
 import { admin } from '../src/plugin.js'
 import type { AdminOptions } from '../src/options.js'
@@ -80,6 +81,21 @@ export async function sessionRows(auth: AdminAuth, userId: string) {
     model: 'session',
     where: { field: 'userId', value: userId },
   })
+}
+
+/** Secondary storage whose deletes fail while `down`, as a Redis that went away. */
+export function flakyStorage() {
+  const inner = memoryStorage()
+  let down = false
+  const storage: SecondaryStorage = {
+    get: (key) => inner.get(key),
+    set: (key, value, ttl) => inner.set(key, value, ttl),
+    async delete(key) {
+      if (down) throw new StorageUnavailableError('Redis is unavailable (connection end)')
+      await inner.delete(key)
+    },
+  }
+  return { storage, setDown: (value: boolean) => void (down = value) }
 }
 
 export { signIn, signUp }

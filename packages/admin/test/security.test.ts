@@ -6,12 +6,12 @@
  * routes, and has-permission reads grants by own keys only. The races run on
  * every SQL backend in sql-backends.test.ts.
  */
-import { memoryStorage, StorageUnavailableError, type SecondaryStorage } from '@gatehouse/core'
+import { memoryStorage } from '@gatehouse/core'
 import { describe, expect, it } from 'vitest'
 import { authed, PASSWORD } from '../../core/test/accounts.js'
 import { adminAc, adminRole, adminStatements, createAccessControl, userRole } from '../src/access.js'
 import type { AdminOptions } from '../src/options.js'
-import { adminAuth, cast, newUser, post, sessionFor, sessionRows, signIn, type AdminAuth, type TestUser } from './fixtures.js'
+import { adminAuth, cast, flakyStorage, newUser, post, sessionFor, sessionRows, signIn, type AdminAuth, type TestUser } from './fixtures.js'
 
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
@@ -41,21 +41,6 @@ async function expectEnded(auth: AdminAuth, r: Awaited<ReturnType<typeof rogue>>
   expect(await sessionFor(auth, r.asBob.cookie)).toBeNull()
   expect((await sessionFor(auth, r.alice.cookie))?.user).toMatchObject({ id: r.alice.id })
   expect((await sessionFor(auth, r.bob.cookie))?.user).toMatchObject({ id: r.bob.id })
-}
-
-/** Secondary storage whose deletes fail while `down`, as a Redis that went away. */
-function flakyStorage() {
-  const inner = memoryStorage()
-  let down = false
-  const storage: SecondaryStorage = {
-    get: (key) => inner.get(key),
-    set: (key, value, ttl) => inner.set(key, value, ttl),
-    async delete(key) {
-      if (down) throw new StorageUnavailableError('Redis is unavailable (connection end)')
-      await inner.delete(key)
-    },
-  }
-  return { storage, setDown: (value: boolean) => void (down = value) }
 }
 
 describe('impersonation sessions end with the power that opened them', () => {
@@ -252,5 +237,22 @@ describe('has-permission reads grants by own keys only', () => {
       // A user in adminUserIds holds every permission, whatever it is called.
       expect(await post(auth, 'has-permission', top, { permissions })).toMatchObject({ status: 200, body: { success: true } })
     }
+  })
+
+  it('a request naming no resource, or __proto__ (dropped by validation, leaving {}), is 400, never true', async () => {
+    const auth = rootAuth()
+    const { admin, alice } = await roots(auth)
+    // JSON.parse keeps `__proto__` as an own key, as the server's body parser does.
+    const proto = JSON.parse('{"__proto__":["x"]}') as Record<string, string[]>
+    const protoAndReal = JSON.parse('{"__proto__":["x"],"user":["list"]}') as Record<string, string[]>
+    for (const caller of [admin, alice]) {
+      for (const permissions of [{}, proto, protoAndReal]) {
+        const reply = await post(auth, 'has-permission', caller, { permissions })
+        expect(reply.status, JSON.stringify(permissions)).toBe(400)
+        expect(reply.body).not.toHaveProperty('success')
+      }
+    }
+    expect(await post(auth, 'has-permission', alice, { permissions: { user: ['list'] } })).toMatchObject({ status: 200, body: { success: false } })
+    expect(await post(auth, 'has-permission', admin, { permissions: { user: ['list'] } })).toMatchObject({ status: 200, body: { success: true } })
   })
 })

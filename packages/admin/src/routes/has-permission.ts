@@ -7,9 +7,12 @@
  * role without a session. A resource no role grants (`constructor` and
  * `toString` too: grants are read by own keys) answers false; a user in
  * `adminUserIds` holds every permission and gets true (docs/admin.md#security).
+ * A request naming no resource, or `__proto__`, is 400: it asks nothing a
+ * role could grant, and would otherwise be answered true (permissionsInput).
  */
 import { AuthError, CoreErrors, defineEndpoint, optionalSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
+import { permissionsInput } from '@gatehouse/organization/access'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
 import { findAdminUser, requireAdminPermission, requireUser, userHasPermission } from '../services/permission.js'
@@ -17,7 +20,7 @@ import { findAdminUser, requireAdminPermission, requireUser, userHasPermission }
 const body = z.lazy(() =>
   z
     .object({
-      permissions: z.record(z.string(), z.array(z.string())),
+      permissions: permissionsInput(),
       userId: z.string().min(1).optional(),
       role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     })

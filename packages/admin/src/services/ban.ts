@@ -9,7 +9,7 @@
  * cookie-cached copies stop working at their next database check, at most
  * `session.cookieCache.maxAge` later.
  */
-import { AuthError, revokeUserCredentials, type AuthContext, type Row, type Store } from '@gatehouse/core'
+import { AuthError, deleteUserSessions, revokeUserCredentials, type AuthContext, type Row, type Store } from '@gatehouse/core'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
 import { findAdminUser, type AdminUser } from './permission.js'
@@ -41,23 +41,39 @@ export async function refuseBanned(
 }
 
 /**
- * Marks the user banned, then ends their sessions and grants. The flag is written
- * first: a session created concurrently either sees it (and is refused) or
- * was inserted before the sweep (and is deleted by it).
+ * Marks the user banned and ends their sessions and grants, in one
+ * transaction under a lock of the user's row: either all of it holds or none
+ * does. A revocation that fails (secondary storage down: 503) leaves the user
+ * unbanned, with nothing revoked, for the admin to retry; never banned with
+ * sessions alive (docs/admin.md#bans). A session being created meanwhile
+ * either committed first, and the sweep deletes it, or meets the ban: core's
+ * createSession checks the user row under its lock, the session guard reads
+ * the flag, and its after-hook re-reads it. One more sweep after the commit
+ * takes any session a path without that lock inserted while the ban was
+ * being written.
+ *
+ * @throws StorageUnavailableError (503) when secondary storage is down.
+ *
+ * @example
+ * const banned = await banUser(auth, userId, { banReason: 'spam', banExpires: null })
  */
 export async function banUser(
   auth: AuthContext,
   userId: string,
   ban: { readonly banReason: string; readonly banExpires: Date | null },
 ): Promise<AdminUser | null> {
-  const updated = await auth.db.update<AdminUser & Row>({
-    model: 'user',
-    where: { field: 'id', value: userId },
-    update: { banned: true, banReason: ban.banReason, banExpires: ban.banExpires },
+  const updated = await auth.db.transaction(async (tx) => {
+    if (!(await tx.lock({ model: 'user', where: { field: 'id', value: userId } }))) return null
+    const row = await tx.update<AdminUser & Row>({
+      model: 'user',
+      where: { field: 'id', value: userId },
+      update: { banned: true, banReason: ban.banReason, banExpires: ban.banExpires },
+    })
+    // Sessions, impersonations (the plugin's onCredentialsRevoked), OAuth grants, pending second factors:
+    // nothing the user was handed outlives the ban.
+    if (row) await revokeUserCredentials(auth, { userId, reason: 'banned', db: tx })
+    return row
   })
-  if (!updated) return null
-  // Sessions, impersonations (the plugin's onCredentialsRevoked), OAuth grants, pending second factors:
-  // nothing the user was handed outlives the ban.
-  await auth.db.transaction((tx) => revokeUserCredentials(auth, { userId, reason: 'banned', db: tx }))
+  if (updated) await deleteUserSessions(auth, userId)
   return updated
 }

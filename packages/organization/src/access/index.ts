@@ -2,3 +2,4 @@ export { createAccessControl, createRole, missingActions } from './access-contro
 export type { AccessControl, AuthorizeResult, Permissions, Role, Statements } from './access-control.js'
 export { adminRole, defaultAc, defaultRoles, defaultStatements, memberRole, ownerRole } from './statements.js'
 export { hasPermission, joinRoles, parseRoles } from './has-permission.js'
+export { permissionsInput } from './permissions-input.js'

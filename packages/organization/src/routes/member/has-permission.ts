@@ -2,17 +2,20 @@
  * @module
  * POST /organization/has-permission: answers the client the same question
  * every protected route asks (`authorize`), for the named or active
- * organization: `{ success: boolean }`. A non-member gets false.
+ * organization: `{ success: boolean }`. A non-member gets false. A request
+ * naming no resource, or `__proto__`, is 400: it asks nothing a role could
+ * grant, and would otherwise be answered true (docs/organization.md#roles-and-permissions).
  */
 import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
+import { permissionsInput } from '../../access/permissions-input.js'
 import type { ResolvedOptions } from '../../options.js'
 import { authorize } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
 
 const body = z.lazy(() =>
   z.object({
-    permissions: z.record(z.string(), z.array(z.string())),
+    permissions: permissionsInput(),
     organizationId: z.string().min(1).optional(),
   }),
 )
