@@ -3,7 +3,7 @@
  * `@gatehouse/two-factor/client`: the plugin's client half for
  * `@gatehouse/react` (docs/two-factor.md#client). `twoFactorClient()` adds
  * `client.twoFactor.enable/disable/getTotpUri/verifyTotp/sendOtp/verifyOtp/
- * generateBackupCodes/verifyBackupCode`. When the user has two-factor on,
+ * generateBackupCodes/verifyBackupCode/enableOtp/disableOtp`. When the user has two-factor on,
  * `client.signIn.email` answers `{ twoFactorRedirect: true }` instead of a
  * session; the call's data is typed as that union, and
  * `isTwoFactorRedirect(data)` tells the two answers apart.

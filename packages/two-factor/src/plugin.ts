@@ -11,16 +11,33 @@
  * changes, and rate limits per client address on every route (on top of the
  * per-user lockout of services/guard.ts).
  */
-import { definePlugin, type AuthContext, type CredentialsRevoked, type DatabaseHookContext, type EndpointContext, type Row, type User } from '@gatehouse/core'
+import {
+  definePlugin,
+  type AuthContext,
+  type CredentialsRevoked,
+  type DatabaseHookContext,
+  type EndpointContext,
+  type Row,
+  type Store,
+  type User,
+} from '@gatehouse/core'
 import { TwoFactorErrors } from './errors.js'
 import { resolveTwoFactorOptions, type TwoFactorOptions } from './options.js'
 import { twoFactorEndpoints } from './routes/index.js'
 import { twoFactorSchema } from './schema.js'
+import { hasRecentProof } from './services/proof.js'
 import { challenge } from './services/sign-in.js'
 import { isEnabled, TRUST_VERSION_LENGTH } from './services/state.js'
 
 const VERIFY_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-otp', '/two-factor/verify-backup-code'])
-const PASSWORD_PATHS = new Set(['/two-factor/enable', '/two-factor/disable', '/two-factor/get-totp-uri', '/two-factor/generate-backup-codes'])
+const PASSWORD_PATHS = new Set([
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/get-totp-uri',
+  '/two-factor/generate-backup-codes',
+  '/two-factor/enable-otp',
+  '/two-factor/disable-otp',
+])
 
 /**
  * Core ended the user's sign-ins for the account's security
@@ -78,6 +95,19 @@ export function twoFactor(options: TwoFactorOptions = {}) {
     // docs/two-factor.md#which-sign-ins-are-challenged: the link verifies the address; the user signs in with both factors.
     mayAutoSignIn: (_ctx: EndpointContext, user: User) => !isEnabled(user),
     onCredentialsRevoked: endWithCredentials,
+    /**
+     * What this plugin tells other plugins about the second factor, without their importing it
+     * (docs/two-factor.md#for-other-plugins): whether a user has it on, and whether a session passed it
+     * with a TOTP or backup code within `proofMaxAge`. The passkey plugin asks before it registers a
+     * passkey, which skips the second step, and when a reset ends a two-factor account's passkeys.
+     */
+    secondFactor: {
+      enrolled: async (db: Store, userId: string): Promise<boolean> => {
+        const user = await db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: userId } })
+        return user !== null && isEnabled(user)
+      },
+      proven: (ctx: EndpointContext, sessionId: string): Promise<boolean> => hasRecentProof(ctx, resolved, ctx.db, sessionId),
+    },
     databaseHooks: {
       // Only updates: a credential account created later (set-password) belongs to a user who had no
       // password, and two-factor needs one to be turned on, so there is no trust to revoke.

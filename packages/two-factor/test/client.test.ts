@@ -3,7 +3,8 @@
  * The client half against a real in-process server with the plugin: the
  * route table matches the server; a tour of every route through
  * `client.twoFactor.*` (enable, confirm, sign out, sign in answering
- * `twoFactorRedirect`, verify, backup codes, email codes, disable), with
+ * `twoFactorRedirect`, verify, backup codes, choosing email codes, email
+ * codes, disable), with
  * the session store following; errors keep the catalogue's code.
  */
 import { createAuthClient } from '@gatehouse/react'
@@ -58,13 +59,18 @@ describe('client.twoFactor', () => {
     await ok('signOut', client.signOut())
     await client.signIn.email({ email: 'ada@example.com', password: PASSWORD })
     await ok('verifyBackupCode', client.twoFactor.verifyBackupCode({ code: regenerated.backupCodes[0] as string }))
+    // Emailed codes are chosen on a session that passed a backup code (proof); a session of an emailed code is none.
+    await ok('enableOtp', client.twoFactor.enableOtp({ password: PASSWORD }))
     await ok('signOut', client.signOut())
     await client.signIn.email({ email: 'ada@example.com', password: PASSWORD })
     await ok('sendOtp', client.twoFactor.sendOtp())
     await ok('verifyOtp', client.twoFactor.verifyOtp({ code: auth.lastOtp() }))
     expect((await client.getSession()).data?.user.email).toBe('ada@example.com')
 
-    await ok('disable', client.twoFactor.disable({ password: PASSWORD }))
+    const unproven = await client.twoFactor.disable({ password: PASSWORD })
+    expect(unproven.error).toMatchObject({ status: 403, code: 'TWO_FACTOR_PROOF_REQUIRED' })
+    await ok('disableOtp', client.twoFactor.disableOtp({ password: PASSWORD }))
+    await ok('disable', client.twoFactor.disable({ password: PASSWORD, code: regenerated.backupCodes[1] as string }))
     await client.$stores.session.refetch()
     expect(client.$stores.session.getSnapshot().data?.user).toMatchObject({ twoFactorEnabled: false })
     expectComplete(Object.keys(twoFactorRoutes.twoFactor))

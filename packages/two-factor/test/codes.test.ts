@@ -36,7 +36,7 @@ describe('POST /two-factor/verify-backup-code', () => {
 describe('email codes', () => {
   it('send-otp mails a 6-digit code to the pending user, stored only as a keyed hash', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     expect(await post(auth, '/two-factor/send-otp', {}, pending.cookie)).toMatchObject({ status: 200, body: { status: true } })
     expect(auth.otps).toHaveLength(1)
@@ -52,7 +52,7 @@ describe('email codes', () => {
 
   it('verify-otp signs in once with the mailed code', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email, { rememberMe: false })
     await post(auth, '/two-factor/send-otp', {}, pending.cookie)
     const wrong = auth.lastOtp() === '000000' ? '111111' : '000000'
@@ -66,7 +66,7 @@ describe('email codes', () => {
 
   it('a code expires after 5 minutes, and dies after 3 wrong tries', async () => {
     const auth = twoFactorAuth({ lockout: { maxAttempts: 10 } })
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     await post(auth, '/two-factor/send-otp', {}, pending.cookie)
     auth.clock.advance(300_000)
@@ -84,7 +84,7 @@ describe('email codes', () => {
 
   it('a new code replaces the previous one', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     await post(auth, '/two-factor/send-otp', {}, pending.cookie)
     const first = auth.lastOtp()
@@ -111,7 +111,7 @@ describe('email codes', () => {
         },
       },
     })
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     expect(await post(auth, '/two-factor/send-otp', {}, pending.cookie)).toMatchObject({ status: 500, body: { code: 'FAILED_TO_SEND_EMAIL' } })
     const { db } = await auth.$context
@@ -145,7 +145,7 @@ describe('races (in-memory adapter)', () => {
 
   it('twenty parallel uses of one mailed code: one session', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     await post(auth, '/two-factor/send-otp', {}, pending.cookie)
     const results = await twenty(() => post(auth, '/two-factor/verify-otp', { code: auth.lastOtp() }, pending.cookie))

@@ -64,14 +64,21 @@ export interface Enrolled {
   readonly backupCodes: string[]
 }
 
-/** Signs up, enables and confirms two-factor (consuming the current step), then moves the clock one period on. */
-export async function enroll(auth: TwoFactorAuth, email = 'ada@example.com'): Promise<Enrolled> {
+/**
+ * Signs up, enables and confirms two-factor (consuming the current step), with `emailCodes` also chooses
+ * emailed codes (enable-otp, proven by the confirming session), then moves the clock one period on.
+ */
+export async function enroll(auth: TwoFactorAuth, email = 'ada@example.com', { emailCodes = false } = {}): Promise<Enrolled> {
   const signedUp = await signUp(auth, { email })
   const enabled = await post(auth, '/two-factor/enable', { password: PASSWORD }, signedUp.cookie)
   if (enabled.status !== 200) throw new Error(`enable failed: ${JSON.stringify(enabled.body)}`)
   const secret = secretOf(enabled.body.totpURI)
   const confirmed = await post(auth, '/two-factor/verify-totp', { code: appCode(secret, auth.clock.now()) }, enabled.cookie)
   if (confirmed.status !== 200) throw new Error(`confirm failed: ${JSON.stringify(confirmed.body)}`)
+  if (emailCodes) {
+    const chosen = await post(auth, '/two-factor/enable-otp', { password: PASSWORD }, confirmed.cookie)
+    if (chosen.status !== 200) throw new Error(`enable-otp failed: ${JSON.stringify(chosen.body)}`)
+  }
   auth.clock.advance(30_000)
   return { email, userId: signedUp.body.user.id, cookie: confirmed.cookie, secret, backupCodes: enabled.body.backupCodes }
 }

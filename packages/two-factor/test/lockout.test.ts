@@ -92,7 +92,7 @@ describe('growing lockouts', () => {
 describe('separate budgets', () => {
   it('a lockout of TOTP codes leaves backup codes usable; emailed codes share the TOTP lockout', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     await guessWrong(auth, pending.cookie)
     expect((await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)).status).toBe(429)
@@ -118,7 +118,7 @@ describe('separate budgets', () => {
 
   it('wrong emailed codes count toward the TOTP budget', async () => {
     const auth = twoFactorAuth({ lockout: { maxAttempts: 4 } })
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     await post(auth, '/two-factor/send-otp', {}, pending.cookie)
     const wrong = auth.lastOtp() === '000000' ? '111111' : '000000'

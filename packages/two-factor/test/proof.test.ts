@@ -50,17 +50,17 @@ async function signInWithCode(auth: TwoFactorAuth, user: Enrolled, path = '/two-
 }
 
 describe('the password alone on an older session', () => {
-  it('reads no secret, mints no backup codes and turns nothing off: 403, rows untouched', async () => {
+  it('mints no backup codes, turns nothing off and chooses no emailed codes: 403, rows untouched', async () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const before = await backupHashes(auth, user.userId)
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
     expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
     expect(await post(auth, '/two-factor/disable', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
+    expect(await post(auth, '/two-factor/enable-otp', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
     // An empty code is no code.
     expect(await post(auth, '/two-factor/disable', { password: PASSWORD, code: ' ' }, user.cookie)).toMatchObject(PROOF_REQUIRED)
     expect(await backupHashes(auth, user.userId)).toEqual(before)
-    expect(await rows(auth, 'twoFactor', user.userId)).toHaveLength(1)
+    expect(await rows(auth, 'twoFactor', user.userId)).toMatchObject([{ otpEnabled: false }])
     expect((await getSession(auth, user.cookie)).user.twoFactorEnabled).toBe(true)
   })
 
@@ -72,13 +72,13 @@ describe('the password alone on an older session', () => {
     const trust = verified.cookie.split('; ').find((pair) => pair.startsWith('gatehouse.trust_device=')) as string
     const direct = await passwordStep(auth, user.email, {}, trust)
     expect(direct.body.token).toEqual(expect.any(String))
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, direct.cookie)).toMatchObject(PROOF_REQUIRED)
+    expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, direct.cookie)).toMatchObject(PROOF_REQUIRED)
   })
 
   it('the password is checked first: a wrong one with a right code uses nothing up', async () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
-    const answer = await post(auth, '/two-factor/get-totp-uri', { password: 'wrong password', code: user.backupCodes[0] }, user.cookie)
+    const answer = await post(auth, '/two-factor/generate-backup-codes', { password: 'wrong password', code: user.backupCodes[0] }, user.cookie)
     expect(answer).toMatchObject({ status: 400, body: { code: 'INVALID_PASSWORD' } })
     expect(await rows(auth, 'twoFactorBackupCode', user.userId)).toHaveLength(10)
   })
@@ -89,11 +89,10 @@ describe('a code in the body', () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const code = appCode(user.secret, auth.clock.now())
-    const answer = await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code }, user.cookie)
-    expect(answer.status).toBe(200)
-    expect(secretOf(answer.body.totpURI)).toEqual(user.secret)
+    const answer = await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD, code }, user.cookie)
+    expect(answer).toMatchObject({ status: 200, body: { status: true } })
     // Given a code, the code decides, even on a session that just became proof: a replay is a wrong code.
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code }, user.cookie)).toMatchObject(INVALID_CODE)
+    expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD, code }, user.cookie)).toMatchObject(INVALID_CODE)
     const pending = await passwordStep(auth, user.email)
     expect((await post(auth, '/two-factor/verify-totp', { code }, pending.cookie)).status).toBe(401)
   })
@@ -102,7 +101,7 @@ describe('a code in the body', () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const code = user.backupCodes[2] as string
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code: code.toUpperCase() }, user.cookie)).status).toBe(200)
+    expect((await post(auth, '/two-factor/enable-otp', { password: PASSWORD, code: code.toUpperCase() }, user.cookie)).status).toBe(200)
     expect(await rows(auth, 'twoFactorBackupCode', user.userId)).toHaveLength(9)
     auth.clock.advance(TEN_MINUTES)
     expect(await post(auth, '/two-factor/disable', { password: PASSWORD, code }, user.cookie)).toMatchObject(INVALID_CODE)
@@ -140,23 +139,19 @@ describe('a session that passed the second factor', () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const cookie = await signInWithCode(auth, user)
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)).status).toBe(200)
+    expect((await post(auth, '/two-factor/enable-otp', { password: PASSWORD }, cookie)).status).toBe(200)
     expect((await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, cookie)).status).toBe(200)
     auth.clock.advance(TEN_MINUTES - 1000)
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)).status).toBe(200)
+    expect((await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, cookie)).status).toBe(200)
     auth.clock.advance(1000)
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)).toMatchObject(PROOF_REQUIRED)
+    expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, cookie)).toMatchObject(PROOF_REQUIRED)
   })
 
-  it('whichever code passed the second step: backup code or emailed code', async () => {
+  it('a backup code passed the second step: proof, as a TOTP code is', async () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const byBackup = await signInWithCode(auth, user, '/two-factor/verify-backup-code', user.backupCodes[0])
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, byBackup)).status).toBe(200)
-    const pending = await passwordStep(auth, user.email)
-    await post(auth, '/two-factor/send-otp', {}, pending.cookie)
-    const byMail = await post(auth, '/two-factor/verify-otp', { code: auth.lastOtp() }, pending.cookie)
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, byMail.cookie)).status).toBe(200)
+    expect((await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, byBackup)).status).toBe(200)
   })
 
   it('a code checked while signed in (a step-up) makes the session proof again', async () => {
@@ -172,9 +167,10 @@ describe('a session that passed the second factor', () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const fresh = await signInWithCode(auth, user)
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
+    expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, user.cookie)).toMatchObject(PROOF_REQUIRED)
     const session = await getSession(auth, fresh)
     expect(session.session).not.toHaveProperty('twoFactorVerifiedAt')
+    expect(session.session).not.toHaveProperty('twoFactorMethod')
     const stored = await rows(auth, 'session', user.userId)
     expect(stored.filter((row) => row.twoFactorVerifiedAt instanceof Date)).toHaveLength(2)
   })
@@ -193,20 +189,20 @@ describe('during a setup not yet confirmed', () => {
     // Confirming turns it on, and counts as proof for this session for 10 minutes.
     const confirmed = await post(auth, '/two-factor/verify-totp', { code: appCode(secretOf(enabled.body.totpURI), auth.clock.now()) }, cookie)
     expect(confirmed.status).toBe(200)
-    expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)).status).toBe(200)
+    expect((await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, cookie)).status).toBe(200)
     auth.clock.advance(TEN_MINUTES)
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)).toMatchObject(PROOF_REQUIRED)
+    expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, cookie)).toMatchObject(PROOF_REQUIRED)
     expect(body.user.id).toBe(confirmed.body.user.id)
   })
 })
 
 describe('races (in-memory adapter)', () => {
-  it('twenty parallel reads of the secret with one TOTP code: one answer', async () => {
+  it('twenty parallel new backup-code sets with one TOTP code: one answer', async () => {
     const auth = twoFactorAuth()
     const user = await staleSession(auth)
     const code = appCode(user.secret, auth.clock.now())
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code }, user.cookie)),
+      Array.from({ length: 20 }, () => post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD, code }, user.cookie)),
     )
     expect(results.filter((result) => result.status === 200)).toHaveLength(1)
     expect(results.every((result) => [200, 401, 429].includes(result.status))).toBe(true)

@@ -101,13 +101,27 @@ describe('confirming a setup (verify-totp, signed in)', () => {
 })
 
 describe('POST /two-factor/get-totp-uri', () => {
-  it('answers the same secret for the right password only', async () => {
+  it('during a setup, answers the same secret for the right password only', async () => {
+    const auth = twoFactorAuth()
+    const { cookie } = await signUp(auth, { email: 'ada@example.com' })
+    const enabled = await post(auth, '/two-factor/enable', { password: PASSWORD }, cookie)
+    expect(await post(auth, '/two-factor/get-totp-uri', { password: 'nope nope' }, cookie)).toMatchObject({ status: 400, body: { code: 'INVALID_PASSWORD' } })
+    const answer = await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, cookie)
+    expect(answer).toMatchObject({ status: 200, body: { totpURI: enabled.body.totpURI } })
+  })
+
+  it('once a code confirmed the setup, never hands the secret out again, whatever the proof', async () => {
     const auth = twoFactorAuth()
     const user = await enroll(auth)
-    expect(await post(auth, '/two-factor/get-totp-uri', { password: 'nope nope' }, user.cookie)).toMatchObject({ status: 400, body: { code: 'INVALID_PASSWORD' } })
-    const answer = await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, user.cookie)
-    expect(answer.status).toBe(200)
-    expect(secretOf(answer.body.totpURI)).toEqual(user.secret)
+    const refused = { status: 400, body: { code: 'TWO_FACTOR_ALREADY_ENABLED' } }
+    // The confirming session is fresh proof, and a TOTP code or a backup code is given: still refused.
+    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, user.cookie)).toMatchObject(refused)
+    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code: appCode(user.secret, auth.clock.now()) }, user.cookie)).toMatchObject(refused)
+    expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code: user.backupCodes[0] }, user.cookie)).toMatchObject(refused)
+    // Nothing was used up by the refusals.
+    expect(await rows(auth, 'twoFactorBackupCode', user.userId)).toHaveLength(10)
+    const pending = await passwordStep(auth, user.email)
+    expect((await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)).status).toBe(200)
   })
 
   it('without a setup: 400', async () => {

@@ -101,7 +101,7 @@ describe('POST /two-factor/verify-totp during a sign-in', () => {
 
   it('locks the user after 5 wrong codes, whatever the address; the right code then gets 429 until the lockout ends', async () => {
     const auth = twoFactorAuth()
-    const user = await enroll(auth)
+    const user = await enroll(auth, undefined, { emailCodes: true })
     const pending = await passwordStep(auth, user.email)
     for (let attempt = 0; attempt < 5; attempt++) {
       const wrong = await post(auth, '/two-factor/verify-totp', { code: '000000' }, pending.cookie, { 'x-forwarded-for': `203.0.113.${attempt}` })

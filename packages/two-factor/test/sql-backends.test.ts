@@ -45,10 +45,12 @@ for (const { dialect, enabled } of backendDialects) {
       const verified = await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)
       expect(verified.status).toBe(200)
       expect((await getSession(auth, verified.cookie)).user).toMatchObject({ id: user.userId, twoFactorEnabled: true })
-      // The session stored when it passed the second factor: the password alone reads the secret, for 10 minutes.
-      expect((await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, verified.cookie)).status).toBe(200)
+      // The session stored when it passed the second factor, and with which code: the password alone mints codes, for 10 minutes.
+      const stamped = (await rows(auth, 'session', user.userId)).filter((row) => row.twoFactorMethod === 'totp' && row.amr === 'pwd otp mfa')
+      expect(stamped.map((row) => row.twoFactorVerifiedAt)).toContainEqual(auth.clock.now())
+      expect((await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, verified.cookie)).status).toBe(200)
       auth.clock.advance(600_000)
-      expect(await post(auth, '/two-factor/get-totp-uri', { password: PASSWORD }, verified.cookie)).toMatchObject({
+      expect(await post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD }, verified.cookie)).toMatchObject({
         status: 403,
         body: { code: 'TWO_FACTOR_PROOF_REQUIRED' },
       })
@@ -78,7 +80,7 @@ for (const { dialect, enabled } of backendDialects) {
 
     it('twenty parallel uses of one mailed code: exactly one session', async () => {
       const auth = ready()
-      const user = await enroll(auth, `otp-race-${dialect}@example.com`)
+      const user = await enroll(auth, `otp-race-${dialect}@example.com`, { emailCodes: true })
       const pending = await passwordStep(auth, user.email)
       await post(auth, '/two-factor/send-otp', {}, pending.cookie)
       const results = await twenty(() => post(auth, '/two-factor/verify-otp', { code: auth.lastOtp() }, pending.cookie))
@@ -109,13 +111,13 @@ for (const { dialect, enabled } of backendDialects) {
       expect(auth.lockouts.filter((notice) => notice.user.id === user.userId)).toHaveLength(1)
     })
 
-    it('twenty parallel reads of the secret proven with one TOTP code: one answer', async () => {
+    it('twenty parallel new backup-code sets proven with one TOTP code: one answer', async () => {
       const auth = ready()
       const user = await enroll(auth, `proof-totp-${dialect}@example.com`)
       // Past the 10 minutes in which the confirming session counts as proof.
       auth.clock.advance(600_000)
       const code = appCode(user.secret, auth.clock.now())
-      const results = await twenty(() => post(auth, '/two-factor/get-totp-uri', { password: PASSWORD, code }, user.cookie))
+      const results = await twenty(() => post(auth, '/two-factor/generate-backup-codes', { password: PASSWORD, code }, user.cookie))
       expect(results.filter((result) => result.status === 200)).toHaveLength(1)
       expect(results.filter((result) => result.status >= 500)).toHaveLength(0)
     })

@@ -36,6 +36,8 @@ export const twoFactorRoutes = {
       output: z.looseObject({ status: z.boolean(), backupCodes: z.array(z.string()) }),
     },
     verifyBackupCode: { endpoint: 'verifyBackupCode', method: post, path: '/two-factor/verify-backup-code', output: verified, signals: SESSION },
+    enableOtp: { endpoint: 'enableTwoFactorOTP', method: post, path: '/two-factor/enable-otp', output: status },
+    disableOtp: { endpoint: 'disableTwoFactorOTP', method: post, path: '/two-factor/disable-otp', output: status },
   },
 } as const satisfies RouteTable
 

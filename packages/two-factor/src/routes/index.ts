@@ -3,7 +3,9 @@
  * The two-factor endpoints by `auth.api` name (docs/two-factor.md#routes).
  */
 import type { ResolvedTwoFactorOptions } from '../options.js'
+import { disableTwoFactorOTP } from './disable-otp.js'
 import { disableTwoFactor } from './disable.js'
+import { enableTwoFactorOTP } from './enable-otp.js'
 import { enableTwoFactor } from './enable.js'
 import { generateBackupCodes } from './generate-backup-codes.js'
 import { getTOTPURI } from './get-totp-uri.js'
@@ -22,6 +24,8 @@ export function twoFactorEndpoints(options: ResolvedTwoFactorOptions) {
     verifyTwoFactorOTP: verifyTwoFactorOTP(options),
     generateBackupCodes: generateBackupCodes(options),
     verifyBackupCode: verifyBackupCode(options),
+    enableTwoFactorOTP: enableTwoFactorOTP(options),
+    disableTwoFactorOTP: disableTwoFactorOTP(),
   }
 }
 

@@ -2,7 +2,11 @@
  * @module
  * POST /two-factor/send-otp → {status: true} (docs/two-factor.md#email-codes).
  * Mails a fresh code (the configured number of digits) to the pending or
- * signed-in user through `otpOptions.sendOTP`. Only its keyed hash is stored,
+ * signed-in user through `otpOptions.sendOTP`, only when that user chose
+ * emailed codes (enable-otp): otherwise 400 "Email codes are not enabled for
+ * this account" and no mail. Whoever reads the mailbox can reset the
+ * password; mailing codes to a user who only enrolled an authenticator app
+ * would let the mailbox alone past it. Only the code's keyed hash is stored,
  * in core's verification table, for `expiresIn` seconds (5 minutes); a new
  * code replaces the previous one. A locked-out user gets no mail. Without
  * `otpOptions` the route answers 400.
@@ -14,7 +18,7 @@ import type { ResolvedTwoFactorOptions } from '../options.js'
 import { resolveActor } from '../services/actor.js'
 import { otpIdentifier } from '../services/email-otp.js'
 import { isLockedOut } from '../services/guard.js'
-import { findTwoFactor } from '../services/state.js'
+import { findTwoFactor, otpChosen } from '../services/state.js'
 
 /**
  * @example
@@ -30,6 +34,7 @@ export function sendTwoFactorOTP(options: ResolvedTwoFactorOptions) {
       const actor = await resolveActor(ctx)
       const row = await findTwoFactor(ctx.db, actor.userId)
       if (!row) throw new AuthError(TwoFactorErrors.TWO_FACTOR_NOT_ENABLED)
+      if (!otpChosen(row)) throw new AuthError(TwoFactorErrors.OTP_NOT_ENABLED)
       if (isLockedOut(row, ctx.clock.now())) throw new AuthError(TwoFactorErrors.TOO_MANY_ATTEMPTS)
       const user =
         actor.kind === 'session' ? actor.session.user : await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: actor.userId } })

@@ -31,11 +31,11 @@ export function verifyBackupCode(options: ResolvedTwoFactorOptions) {
       const actor = await resolveActor(ctx)
       const outcome = await guardedCheck(ctx, options, actor.userId, 'backup-code', async (tx) => {
         const result = await checkBackupCode(ctx, options, tx, actor.userId, ctx.body.code)
-        if (result.ok && actor.kind === 'session') await markVerified(ctx, tx, actor.session.session.id)
+        if (result.ok && actor.kind === 'session') await markVerified(ctx, tx, actor.session.session.id, 'backup-code')
         return result
       })
       refuse(outcome, actor)
-      if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, false)
+      if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, 'backup-code', false)
       return { status: true, token: null, user: publicRow(ctx.auth.schema, 'user', actor.session.user as User & Row) }
     },
   })

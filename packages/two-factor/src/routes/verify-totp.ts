@@ -39,12 +39,12 @@ export function verifyTOTP(options: ResolvedTwoFactorOptions) {
         if (!result.ok || actor.kind !== 'session') return result
         // Confirming a setup: turned on under the row lock, so a disable racing it cannot leave the flag on without a secret.
         if (!isEnabled(actor.session.user)) activated = await setEnabled(tx, row.userId, true)
-        await markVerified(ctx, tx, actor.session.session.id)
+        await markVerified(ctx, tx, actor.session.session.id, 'totp')
         return result
       })
       refuse(outcome, actor)
       const trustDevice = ctx.body.trustDevice === true
-      if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, trustDevice)
+      if (actor.kind === 'sign-in') return completeSignIn(ctx, options, actor.pending, 'totp', trustDevice)
 
       const user: User = activated ?? actor.session.user
       if (activated) await publishUser(ctx, actor.session, activated)

@@ -41,11 +41,16 @@ export interface PendingSignIn {
   readonly rememberMe: boolean
   /** The user's trust version when the password was checked: the sign-in ends when it changes. */
   readonly trustVersion: string
+  /**
+   * The user's credential version when the password was checked (core's `credentialVersion`): a reset or
+   * "sign out everywhere" since then refuses the session (docs/sessions.md#sign-ins-racing-a-revocation).
+   */
+  readonly credentialVersion: string | null
 }
 
 export function setPendingCookie(ctx: Jar, pending: PendingSignIn, maxAge: number): void {
   const expires = Math.floor(ctx.clock.now().getTime() / 1000) + maxAge
-  ctx.cookies.setSigned(PENDING_COOKIE, encode({ u: pending.userId, r: pending.rememberMe, v: pending.trustVersion, e: expires }), { maxAge })
+  ctx.cookies.setSigned(PENDING_COOKIE, encode({ u: pending.userId, r: pending.rememberMe, v: pending.trustVersion, c: pending.credentialVersion, e: expires }), { maxAge })
 }
 
 /** The pending sign-in of this browser, or null when absent, tampered with or expired. */
@@ -53,7 +58,9 @@ export function readPendingCookie(ctx: Jar): PendingSignIn | null {
   const value = decode(ctx.cookies.getSigned(PENDING_COOKIE))
   if (!value || typeof value.u !== 'string' || typeof value.v !== 'string' || typeof value.e !== 'number') return null
   if (value.e * 1000 <= ctx.clock.now().getTime()) return null
-  return { userId: value.u, rememberMe: value.r !== false, trustVersion: value.v }
+  // A cookie from before credential versions existed has none to hold: it signs in again.
+  if (value.c !== null && typeof value.c !== 'string') return null
+  return { userId: value.u, rememberMe: value.r !== false, trustVersion: value.v, credentialVersion: value.c }
 }
 
 export function setTrustCookie(ctx: Jar, userId: string, trustVersion: string, maxAge: number): void {

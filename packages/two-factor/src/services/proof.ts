@@ -11,9 +11,13 @@
  *
  * - `code` in the body: a TOTP code (its time step used up) or a backup code
  *   (consumed), checked like any code, against the same budgets;
- * - this session passed the second factor within `proofMaxAge` (10 minutes):
- *   the second step of its sign-in, a code checked while signed in, or the
- *   confirmation of the setup (`session.twoFactorVerifiedAt`).
+ * - this session passed the second factor within `proofMaxAge` (10 minutes)
+ *   with a TOTP or backup code: the second step of its sign-in, a code
+ *   checked while signed in, or the confirmation of the setup
+ *   (`session.twoFactorVerifiedAt`, `session.twoFactorMethod`). An emailed
+ *   code never counts: whoever reads the mailbox can reset the password and
+ *   pass an emailed code, and must not get the seed, fresh backup codes or
+ *   the switch (docs/two-factor.md#proof-of-the-second-factor).
  *
  * A user whose two-factor is not on (none, or a setup not yet confirmed) has
  * no second factor to prove: the password alone, as for enable, which could
@@ -23,7 +27,8 @@
  */
 import { AuthError, type EndpointContext, type Row, type SessionWithUser, type Store } from '@gatehouse/core'
 import { TwoFactorErrors } from '../errors.js'
-import type { ResolvedTwoFactorOptions } from '../options.js'
+import type { ResolvedTwoFactorOptions, TwoFactorFactor } from '../options.js'
+import { SECOND_FACTOR_AMR, withAmr } from './amr.js'
 import { checkBackupCode, checkTotp, factorOfCode } from './checks.js'
 import { budgetOf, isLockedOut, notifyLockout, recordFailure, recordSuccess } from './guard.js'
 import { isEnabled, type TwoFactorRow, type TwoFactorUser } from './state.js'
@@ -34,9 +39,37 @@ type Proven<T> =
   | { readonly ok: false; readonly reason: 'proof-required' }
   | { readonly ok: false; readonly reason: 'invalid'; readonly factor: 'totp' | 'backup-code'; readonly engaged: Date | null }
 
-/** Records on the session that it passed the second factor now (inside the caller's transaction). */
-export async function markVerified(ctx: Pick<EndpointContext, 'clock'>, tx: Store, sessionId: string): Promise<void> {
-  await tx.update({ model: 'session', where: { field: 'id', value: sessionId }, update: { twoFactorVerifiedAt: ctx.clock.now() } })
+/** The kinds of code whose pass on a session proves the second factor to the settings routes: never a mailed one. */
+const PROVING: ReadonlySet<unknown> = new Set<TwoFactorFactor>(['totp', 'backup-code'])
+
+/**
+ * Records on the session (inside the caller's transaction) that it passed the second factor now, with
+ * which kind of code, and adds it to the session's `amr` (services/amr.ts): a step-up of a session
+ * signed in another way.
+ */
+export async function markVerified(ctx: Pick<EndpointContext, 'clock'>, tx: Store, sessionId: string, method: TwoFactorFactor): Promise<void> {
+  const where = { field: 'id', value: sessionId }
+  const stored = await tx.findOne<{ amr?: string | null } & Row>({ model: 'session', where })
+  await tx.update({
+    model: 'session',
+    where,
+    update: { twoFactorVerifiedAt: ctx.clock.now(), twoFactorMethod: method, amr: withAmr(stored?.amr, SECOND_FACTOR_AMR) },
+  })
+}
+
+/**
+ * Whether this session passed the second factor with a TOTP or backup code within `proofMaxAge`
+ * (read from the row, never the cookie cache).
+ */
+export async function hasRecentProof(ctx: Pick<EndpointContext, 'clock'>, options: ResolvedTwoFactorOptions, db: Store, sessionId: string): Promise<boolean> {
+  const stored = await db.findOne<{ twoFactorVerifiedAt?: Date | null; twoFactorMethod?: string | null } & Row>({
+    model: 'session',
+    where: { field: 'id', value: sessionId },
+  })
+  if (!stored || !PROVING.has(stored.twoFactorMethod)) return false
+  const verifiedAt = stored.twoFactorVerifiedAt
+  const age = verifiedAt instanceof Date ? ctx.clock.now().getTime() - verifiedAt.getTime() : Number.POSITIVE_INFINITY
+  return age >= 0 && age < options.proofMaxAge * 1000
 }
 
 /**
@@ -69,14 +102,11 @@ export async function withSecondFactorProof<T>(
       // Returned, not thrown: the count must commit with the refusal.
       if (!result.ok) return { ok: false, reason: 'invalid', factor, engaged: await recordFailure(ctx, tx, options, row, budget) }
       await recordSuccess(tx, row, budget, result.update)
-      await markVerified(ctx, tx, session.session.id)
+      await markVerified(ctx, tx, session.session.id, factor)
       return { ok: true, value: await act(tx, row) }
     }
 
-    const stored = await tx.findOne<{ twoFactorVerifiedAt?: Date | null } & Row>({ model: 'session', where: { field: 'id', value: session.session.id } })
-    const verifiedAt = stored?.twoFactorVerifiedAt
-    const age = verifiedAt instanceof Date ? ctx.clock.now().getTime() - verifiedAt.getTime() : Number.POSITIVE_INFINITY
-    if (age < 0 || age >= options.proofMaxAge * 1000) return { ok: false, reason: 'proof-required' }
+    if (!(await hasRecentProof(ctx, options, tx, session.session.id))) return { ok: false, reason: 'proof-required' }
     return { ok: true, value: await act(tx, row) }
   })
   if (proven.ok) return proven.value

@@ -11,8 +11,10 @@
  * `completeSignIn` runs once a verify route accepted a code for the pending
  * user: it creates the session with the remember-me choice made at sign-in,
  * sets the session cookies, clears the pending cookie and, when asked, sets
- * the trust cookie. The session records that it passed the second factor
- * (`twoFactorVerifiedAt`, services/proof.ts). The session is created under a lock of the user's
+ * the trust cookie. The session records that it passed the second factor,
+ * and with which kind of code (`twoFactorVerifiedAt`, `twoFactorMethod`,
+ * services/proof.ts), and its `amr` says password plus one-time code
+ * (services/amr.ts). The session is created under a lock of the user's
  * two-factor row and only while the trust version is the one the pending
  * cookie carries: a revocation of the user's credentials since the password
  * step (reset, ban, sign-out everywhere) replaced it under the same lock, so
@@ -23,8 +25,10 @@ import {
   AuthError,
   constantTimeEqual,
   createSession,
+  isAuthError,
   mirrorSession,
   publicRow,
+  requireCredentialVersion,
   setSessionCookies,
   type EndpointContext,
   type Row,
@@ -32,7 +36,8 @@ import {
   type User,
 } from '@gatehouse/core'
 import { TwoFactorErrors } from '../errors.js'
-import type { ResolvedTwoFactorOptions } from '../options.js'
+import type { ResolvedTwoFactorOptions, TwoFactorFactor } from '../options.js'
+import { SIGN_IN_AMR } from './amr.js'
 import { isTrustedDevice, PENDING_COOKIE, setPendingCookie, setTrustCookie, type PendingSignIn } from './cookies.js'
 import { findTwoFactor, isEnabled, type TwoFactorRow } from './state.js'
 
@@ -43,7 +48,8 @@ export function challenge(options: ResolvedTwoFactorOptions) {
     if (row && isTrustedDevice(ctx, attempt.user.id, row.trustVersion)) return
     // Without a row no second factor can be checked, so the pending cookie could never complete.
     const trustVersion = row?.trustVersion ?? ''
-    setPendingCookie(ctx, { userId: attempt.user.id, rememberMe: attempt.rememberMe, trustVersion }, options.pendingMaxAge)
+    const credentialVersion = (attempt.user.credentialVersion as string | null | undefined) ?? null
+    setPendingCookie(ctx, { userId: attempt.user.id, rememberMe: attempt.rememberMe, trustVersion, credentialVersion }, options.pendingMaxAge)
     return { twoFactorRedirect: true }
   }
 }
@@ -59,22 +65,34 @@ export async function completeSignIn(
   ctx: EndpointContext,
   options: ResolvedTwoFactorOptions,
   pending: PendingSignIn,
+  method: TwoFactorFactor,
   trustDevice: boolean,
 ): Promise<VerifiedAnswer> {
   const signedIn = await ctx.db.transaction(async (tx) => {
+    // The user row first, as every revocation locks it first (no deadlock), and still holding the credential
+    // version the password step read: a reset or "sign out everywhere" since then ends this sign-in.
+    try {
+      await requireCredentialVersion(tx, pending.userId, pending.credentialVersion)
+    } catch (error) {
+      if (isAuthError(error) && error.code === 'CREDENTIALS_CHANGED') return null
+      throw error
+    }
     const row = await tx.lock<TwoFactorRow & Row>({ model: 'twoFactor', where: { field: 'userId', value: pending.userId } })
     // Two-factor turned off, or the credentials revoked, since the password step: this sign-in ended with them.
     if (!row || !constantTimeEqual(row.trustVersion, pending.trustVersion)) return null
     const user = await tx.findOne<User & Row>({ model: 'user', where: { field: 'id', value: pending.userId } })
     // Deleted since the password step: nothing to sign in to.
     if (!user) return null
-    // The session passed the second factor now: for a few minutes that is the proof the settings routes ask for (services/proof.ts).
+    // The session passed the second factor now: for a few minutes, unless the code was emailed, that is the
+    // proof the settings routes ask for (services/proof.ts).
     const session = await createSession(ctx.auth, user, {
       ipAddress: ctx.ip,
       userAgent: ctx.headers.get('user-agent'),
       db: tx,
       mirror: false,
-      fields: { twoFactorVerifiedAt: ctx.clock.now() },
+      credentialVersion: pending.credentialVersion,
+      amr: SIGN_IN_AMR,
+      fields: { twoFactorVerifiedAt: ctx.clock.now(), twoFactorMethod: method },
     })
     return { user, session, trustVersion: row.trustVersion }
   })

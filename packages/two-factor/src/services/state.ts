@@ -34,6 +34,8 @@ export interface TwoFactorRow {
   readonly backupLockedUntil?: Date | null
   readonly backupLockouts?: number | null
   readonly trustVersion: string
+  /** The user chose emailed codes (enable-otp): only then does send-otp mail one (docs/two-factor.md#email-codes). */
+  readonly otpEnabled?: boolean | null
 }
 
 export type TwoFactorUser = User & { readonly twoFactorEnabled?: boolean | null }
@@ -46,6 +48,15 @@ export function findTwoFactor(db: Store, userId: string): Promise<(TwoFactorRow 
 
 export function isEnabled(user: User): boolean {
   return (user as TwoFactorUser).twoFactorEnabled === true
+}
+
+/**
+ * Whether emailed codes pass this user's second step: only a user with two-factor on who chose them
+ * (enable-otp). Without the choice the mailbox is no way past the authenticator app, since whoever reads
+ * the mailbox can also reset the password (docs/two-factor.md#email-codes).
+ */
+export function otpChosen(row: Pick<TwoFactorRow, 'otpEnabled'> | null): boolean {
+  return row?.otpEnabled === true
 }
 
 /** Refuses a wrong password (400 "Invalid password", as core's own routes) or an account without one. */
