@@ -212,6 +212,27 @@ describe('a copy written just after a revocation is taken back', () => {
   })
 })
 
+describe('a copy written with a user read before a change of the user is taken back (review N6)', () => {
+  it('update-user racing a read that missed the store: the next read shows the new name', async () => {
+    const racing = racingStorage()
+    const auth = accountAuth({ secondaryStorage: racing.storage })
+    const { cookie, body } = await signUp(auth, { email: 'stale@example.com', name: 'Old Name' })
+    const key = keyOf(body.token as string)
+    await racing.inner.delete(key)
+    auth.clock.advance(1000)
+    // The read misses the store and reads (session, user); before it writes its copy, the user changes.
+    racing.onSet(key, async () => {
+      const updated = await post(auth, 'update-user', cookie, { name: 'New Name' })
+      expect(updated.status).toBe(200)
+    })
+    const read = await getSession(auth, cookie)
+    expect(read.body.user.name).toBe('Old Name')
+    const stored = await racing.inner.get(key)
+    expect(stored === null || JSON.parse(stored).user.name === 'New Name').toBe(true)
+    expect((await getSession(auth, cookie)).body.user.name).toBe('New Name')
+  })
+})
+
 describe('with the store unreachable, a revocation fails instead of holding in one process only', () => {
   /** Two auths ("processes") on one database and one store, each with its own memory of failed deletes. */
   function twoProcesses() {

@@ -11,7 +11,8 @@
  *
  * - a writer (a read that missed the store, a refresh, a user change, a new
  *   session) has read or written the row; it SETs the copy, then reads the
- *   row again (CONFIRM) and deletes the copy if the row is gone;
+ *   row again (CONFIRM) and deletes the copy if the row is gone, or, for one
+ *   session, if its user row is newer than the user the copy holds;
  * - a revoker deletes the copy (PRE), deletes the row and COMMITs, then
  *   deletes the copy again (POST).
  *
@@ -304,7 +305,7 @@ export async function mirrorSession(ctx: Ctx, value: SessionWithUser): Promise<v
 async function mirror(ctx: Ctx, value: SessionWithUser): Promise<boolean> {
   const storage = ctx.secondaryStorage
   if (!storage || !(await writeCopy(ctx, storage, value))) return true
-  const gone = await dropOrphanedCopies(ctx, storage, [value.session.token])
+  const gone = await dropOrphanedCopies(ctx, storage, [value.session.token], value.user)
   return gone.length === 0
 }
 
@@ -321,23 +322,39 @@ async function writeCopy(ctx: Ctx, storage: SecondaryStorage, value: SessionWith
  * row is gone; answers their hashes. If the read fails, every copy is deleted
  * before the error goes on: an unconfirmed copy may be a revoked session's.
  */
-async function dropOrphanedCopies(ctx: Ctx, storage: SecondaryStorage, tokenHashes: readonly string[]): Promise<string[]> {
+async function dropOrphanedCopies(ctx: Ctx, storage: SecondaryStorage, tokenHashes: readonly string[], writtenUser?: User): Promise<string[]> {
   if (tokenHashes.length === 0) return []
   let alive: Set<string>
+  let stale = false
   try {
     const [only] = tokenHashes
-    const rows =
-      tokenHashes.length === 1 && only !== undefined
-        ? [await ctx.db.findOne<Session & Row>({ model: 'session', where: { field: 'token', value: only } })]
-        : await ctx.db.findMany<Session & Row>({ model: 'session', where: { field: 'token', operator: 'in', value: [...tokenHashes] } })
-    alive = new Set(rows.flatMap((row) => (row ? [row.token] : [])))
+    if (tokenHashes.length === 1 && only !== undefined) {
+      const row = await ctx.db.findOne<Session & Row & { user: (User & Row) | null }>({
+        model: 'session',
+        where: { field: 'token', value: only },
+        join: { user: { model: 'user', on: { field: 'userId', references: 'id' } } },
+      })
+      alive = new Set(row ? [row.token] : [])
+      // A copy of one session, written with the user as read before a change of the user committed (a
+      // read that missed the store racing update-user or a role change): the user row is newer than the
+      // copy's, so the copy goes and the next read takes the fresh row (docs/sessions.md#revocation-and-racing-reads).
+      stale = row?.user !== null && row?.user !== undefined && writtenUser !== undefined && isNewer(row.user.updatedAt, writtenUser.updatedAt)
+    } else {
+      const rows = await ctx.db.findMany<Session & Row>({ model: 'session', where: { field: 'token', operator: 'in', value: [...tokenHashes] } })
+      alive = new Set(rows.map((row) => row.token))
+    }
   } catch (error) {
     await deleteCopies(storage, tokenHashes.map(storageKey))
     throw error
   }
   const gone = tokenHashes.filter((hash) => !alive.has(hash))
-  await deleteCopies(storage, gone.map(storageKey))
+  await deleteCopies(storage, (stale ? tokenHashes : gone).map(storageKey))
   return gone
+}
+
+function isNewer(current: unknown, written: unknown): boolean {
+  const time = (value: unknown) => (value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : Number.NaN)
+  return time(current) > time(written)
 }
 
 /** POST and a writer's clean-up: through the resilient store, which retries a failed delete when the store answers again. */
