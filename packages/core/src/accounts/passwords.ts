@@ -14,7 +14,16 @@
  */
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
-import { createTimingSafeVerifier, defaultPasswordHasher, type PasswordHasher } from '../password/index.js'
+import {
+  createTimingSafeVerifier,
+  DEFAULT_SCRYPT_PARAMS,
+  defaultPasswordHasher,
+  scryptHashIsWeaker,
+  scryptPasswordHasher,
+  type PasswordHasher,
+  type ScryptParams,
+} from '../password/index.js'
+import { withinLimits } from '../password/scrypt-format.js'
 import type { EmailAndPasswordOptions } from '../types/options.js'
 import type { PasswordService } from '../types/services.js'
 
@@ -30,11 +39,12 @@ export const DEFAULT_MIN_PASSWORD_LENGTH = 8
  */
 export function createPasswordService(options: { readonly emailAndPassword?: EmailAndPasswordOptions | undefined }): PasswordService {
   const configured = options.emailAndPassword?.password
-  // The default hasher itself when nothing is replaced: its timing-safe dummy needs no derivation (password-hasher.ts).
+  const scrypt = scryptHasher(configured)
+  // The scrypt hasher itself when nothing is replaced: its timing-safe dummy needs no derivation (password-hasher.ts).
   const hasher: PasswordHasher =
     configured?.hash === undefined && configured?.verify === undefined
-      ? defaultPasswordHasher
-      : { hash: configured?.hash ?? defaultPasswordHasher.hash, verify: configured?.verify ?? defaultPasswordHasher.verify }
+      ? scrypt
+      : { hash: configured?.hash ?? scrypt.hash, verify: configured?.verify ?? scrypt.verify }
   const timingSafe = createTimingSafeVerifier(hasher)
   const min = options.emailAndPassword?.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH
   const max = options.emailAndPassword?.maxPasswordLength ?? DEFAULT_MAX_PASSWORD_LENGTH
@@ -56,7 +66,35 @@ export function createPasswordService(options: { readonly emailAndPassword?: Ema
       if (length > max) throw new AuthError(CoreErrors.PASSWORD_TOO_LONG)
     },
     prepare: () => timingSafe.prepare(),
+    // New hashes are scrypt's unless `hash` is replaced: only then can a stored one be weaker than them.
+    needsRehash: (hash) => configured?.hash === undefined && scryptHashIsWeaker(scrypt, hash),
   }
+}
+
+/**
+ * The scrypt hasher of `password.scrypt` (docs/passwords.md#raising-the-cost): the default one
+ * when nothing is raised. Parameters outside what a stored hash may ask for (`SCRYPT_LIMITS`)
+ * throw at start-up: hashes made with them would never verify.
+ */
+function scryptHasher(configured: EmailAndPasswordOptions['password']): PasswordHasher {
+  const wanted = configured?.scrypt
+  if (wanted === undefined) return defaultPasswordHasher
+  if (configured?.hash !== undefined) {
+    throw new TypeError('emailAndPassword.password: `scrypt` sets the cost of the built-in hasher, which a replaced `hash` does not use')
+  }
+  const params: ScryptParams = {
+    N: wanted.N ?? DEFAULT_SCRYPT_PARAMS.N,
+    r: wanted.r ?? DEFAULT_SCRYPT_PARAMS.r,
+    p: wanted.p ?? DEFAULT_SCRYPT_PARAMS.p,
+    keyLength: DEFAULT_SCRYPT_PARAMS.keyLength,
+  }
+  if (!withinLimits(params)) {
+    throw new RangeError(
+      `emailAndPassword.password.scrypt: N must be a power of two up to 2^20, r at most 64, p at most 16, 128·N·r at most 128 MiB and N·r·p at most 2^22; got N=${params.N}, r=${params.r}, p=${params.p}`,
+    )
+  }
+  const isDefault = params.N === DEFAULT_SCRYPT_PARAMS.N && params.r === DEFAULT_SCRYPT_PARAMS.r && params.p === DEFAULT_SCRYPT_PARAMS.p
+  return isDefault ? defaultPasswordHasher : scryptPasswordHasher(params)
 }
 
 /**

@@ -10,7 +10,7 @@
 
 import { cryptoRandom } from '../crypto/random.js'
 import { hashPassword, verifyPassword } from './scrypt.js'
-import { DEFAULT_SCRYPT_PARAMS, formatScryptHash, SALT_LENGTH } from './scrypt-format.js'
+import { DEFAULT_SCRYPT_PARAMS, formatScryptHash, parsePasswordHash, SALT_LENGTH, type ScryptParams } from './scrypt-format.js'
 
 /** How passwords are hashed and checked. Both functions must not block the event loop. */
 export interface PasswordHasher {
@@ -32,6 +32,43 @@ export const defaultPasswordHasher: PasswordHasher = Object.freeze({
   verify: ({ hash, password }: { hash: string; password: string }) => verifyPassword(hash, password),
 })
 
+/** The parameters of the scrypt hashers made here: their dummy needs no derivation, and their hashes can be compared. */
+const scryptHashers = new WeakMap<PasswordHasher, ScryptParams>([[defaultPasswordHasher, DEFAULT_SCRYPT_PARAMS]])
+
+/**
+ * scrypt with the given parameters for new hashes (`emailAndPassword.password.scrypt`,
+ * docs/passwords.md#raising-the-cost); any stored hash verifies with the parameters it records.
+ *
+ * @example
+ * const hasher = scryptPasswordHasher({ N: 32768, r: 16, p: 1, keyLength: 64 })
+ */
+export function scryptPasswordHasher(params: ScryptParams): PasswordHasher {
+  const hasher: PasswordHasher = Object.freeze({
+    hash: (password: string) => hashPassword(password, { params }),
+    verify: ({ hash, password }: { hash: string; password: string }) => verifyPassword(hash, password),
+  })
+  scryptHashers.set(hasher, params)
+  return hasher
+}
+
+/**
+ * Whether `hash` costs less than what `hasher` makes now, so that it should
+ * be made again once the password is known (docs/passwords.md#raising-the-cost):
+ * any of N, r, p or the key length below the hasher's. False for a hasher
+ * other than scrypt's, and for a hash this library cannot read (a replaced
+ * `verify` accepted it: not ours to judge).
+ *
+ * @example
+ * scryptHashIsWeaker(scryptPasswordHasher({ N: 32768, r: 16, p: 1, keyLength: 64 }), 'scrypt$16384$16$1$...') // true
+ */
+export function scryptHashIsWeaker(hasher: PasswordHasher, hash: string): boolean {
+  const wanted = scryptHashers.get(hasher)
+  const parsed = wanted === undefined ? undefined : parsePasswordHash(hash)
+  if (wanted === undefined || parsed === undefined) return false
+  const { N, r, p, keyLength } = parsed.params
+  return N < wanted.N || r < wanted.r || p < wanted.p || keyLength < wanted.keyLength
+}
+
 export interface TimingSafeVerifier {
   /**
    * Verifies `password` against `hash`. With no hash (unknown email, or a user
@@ -52,8 +89,8 @@ export interface TimingSafeVerifier {
  * whether or not the email exists (docs/passwords.md#same-cost-for-unknown-users;
  * prevents account enumeration by timing). The dummy hash
  * is made once, lazily, by the same hasher, so it has the same parameters and
- * cost as real hashes, including a replaced hasher's; for the default hasher it
- * is a default-parameter hash with a random key, made without a derivation.
+ * cost as real hashes, including a replaced hasher's; for a scrypt hasher of
+ * this module it is a hash of its parameters with a random key, made without a derivation.
  *
  * @example
  * const verifier = createTimingSafeVerifier(defaultPasswordHasher)
@@ -66,7 +103,8 @@ export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVeri
 
   function dummyHash(): Promise<string> {
     // Made on the first miss, not at start-up: nothing of the CSPRNG is loaded before a request needs it.
-    if (dummy === undefined && hasher === defaultPasswordHasher) dummy = Promise.resolve(syntheticScryptHash())
+    const params = scryptHashers.get(hasher)
+    if (dummy === undefined && params !== undefined) dummy = Promise.resolve(syntheticScryptHash(params))
     if (dummy === undefined) {
       // A random password nobody knows: even a user typing the "right" one gets false below.
       const pending = hasher.hash(cryptoRandom.string(32))
@@ -86,20 +124,21 @@ export function createTimingSafeVerifier(hasher: PasswordHasher): TimingSafeVeri
       return false
     },
     async prepare() {
-      // The default hasher's dummy costs no derivation: made on the first miss, it adds nothing a caller could time.
-      if (hasher !== defaultPasswordHasher) await dummyHash()
+      // A scrypt hasher's dummy costs no derivation: made on the first miss, it adds nothing a caller could time.
+      if (!scryptHashers.has(hasher)) await dummyHash()
     },
   }
 }
 
 /**
- * A well-formed default-parameter scrypt hash whose key is random bytes
- * rather than a derived key. Verifying a password against it costs exactly
- * what verifying against a real hash costs (parse, one full derivation with
- * the same N, r, p and key length, a constant-time compare) and can never
- * succeed, so the default hasher's dummy needs no key derivation of its own:
- * start-up does not wait for one, nor hold its 32 MiB (docs/passwords.md#same-cost-for-unknown-users).
+ * A well-formed scrypt hash of `params` whose key is random bytes rather
+ * than a derived key. Verifying a password against it costs exactly what
+ * verifying against a real hash of those parameters costs (parse, one full
+ * derivation with the same N, r, p and key length, a constant-time compare)
+ * and can never succeed, so a scrypt hasher's dummy needs no key derivation
+ * of its own: start-up does not wait for one, nor hold its memory
+ * (docs/passwords.md#same-cost-for-unknown-users).
  */
-function syntheticScryptHash(): string {
-  return formatScryptHash(DEFAULT_SCRYPT_PARAMS, cryptoRandom.bytes(SALT_LENGTH), cryptoRandom.bytes(DEFAULT_SCRYPT_PARAMS.keyLength))
+function syntheticScryptHash(params: ScryptParams): string {
+  return formatScryptHash(params, cryptoRandom.bytes(SALT_LENGTH), cryptoRandom.bytes(params.keyLength))
 }

@@ -18,7 +18,7 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { constantTimeEqual } from '../crypto/keys.js'
 import { cryptoRandom } from '../crypto/random.js'
-import { DEFAULT_SCRYPT_PARAMS, formatScryptHash, parsePasswordHash, SALT_LENGTH } from './scrypt-format.js'
+import { DEFAULT_SCRYPT_PARAMS, formatScryptHash, parsePasswordHash, SALT_LENGTH, type ScryptParams } from './scrypt-format.js'
 import { deriveScryptKey, type ScryptBackend } from './scrypt-kdf.js'
 
 /**
@@ -29,6 +29,8 @@ import { deriveScryptKey, type ScryptBackend } from './scrypt-kdf.js'
  */
 export interface ScryptRunOptions {
   readonly backend?: ScryptBackend
+  /** Parameters of a new hash (`emailAndPassword.password.scrypt`); default {@link DEFAULT_SCRYPT_PARAMS}. */
+  readonly params?: ScryptParams
 }
 
 /**
@@ -43,8 +45,8 @@ export function passwordBytes(password: string): Uint8Array {
 }
 
 /**
- * Hashes a password with the default scrypt parameters and a random salt.
- * Two calls on the same password give different strings.
+ * Hashes a password with the default scrypt parameters (or `options.params`)
+ * and a random salt. Two calls on the same password give different strings.
  *
  * @example
  * const stored = await hashPassword('correct horse battery staple')
@@ -52,9 +54,10 @@ export function passwordBytes(password: string): Uint8Array {
  */
 export async function hashPassword(password: string, options: ScryptRunOptions = {}): Promise<string> {
   if (typeof password !== 'string') throw new TypeError('hashPassword needs the password as a string')
+  const params = options.params ?? DEFAULT_SCRYPT_PARAMS
   const salt = cryptoRandom.bytes(SALT_LENGTH)
-  const key = await deriveScryptKey(passwordBytes(password), salt, DEFAULT_SCRYPT_PARAMS, options.backend)
-  return formatScryptHash(DEFAULT_SCRYPT_PARAMS, salt, key)
+  const key = await deriveScryptKey(passwordBytes(password), salt, params, options.backend)
+  return formatScryptHash(params, salt, key)
 }
 
 /**

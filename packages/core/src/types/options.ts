@@ -40,10 +40,16 @@ export interface EmailAndPasswordOptions {
    */
   readonly revokeSessionsOnPasswordReset?: boolean | undefined
   readonly onPasswordReset?: ((data: { user: User }) => Promise<void> | void) | undefined
-  /** Replace the scrypt hasher (to migrate from another library's hashes, say). */
+  /** Replace the scrypt hasher (to migrate from another library's hashes, say), or raise its cost. */
   readonly password?: {
     readonly hash?: ((password: string) => Promise<string>) | undefined
     readonly verify?: ((data: { hash: string; password: string }) => Promise<boolean>) | undefined
+    /**
+     * scrypt parameters of new hashes; default N=16384, r=16, p=1. A stored hash with any of them
+     * lower is hashed again with these at the user's next sign-in (docs/passwords.md#raising-the-cost).
+     * Not with a replaced `hash`.
+     */
+    readonly scrypt?: { readonly N?: number | undefined; readonly r?: number | undefined; readonly p?: number | undefined } | undefined
   } | undefined
 }
 

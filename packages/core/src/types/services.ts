@@ -20,6 +20,8 @@ export interface PasswordService {
   verifyOrDummy(hash: string | null | undefined, password: string): Promise<boolean>
   /** Throws "Password too short" / "Password too long" (400). */
   checkLength(password: string): void
+  /** Whether a stored hash costs less than new hashes do, and should be made again once the password is known (docs/passwords.md#raising-the-cost). */
+  needsRehash(hash: string): boolean
   /** Computes the dummy hash ahead of the first miss. */
   prepare(): Promise<void>
 }

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod'
 import { normalizeEmail } from '../../accounts/email.js'
+import { rehashWeakPassword } from '../../accounts/rehash-password.js'
 import { findCredentialAccount, findUserByEmail } from '../../accounts/users.js'
 import { publicRow } from '../../db/output.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
@@ -41,6 +42,7 @@ export const signInEmail = defineEndpoint({
     const account = user ? await findCredentialAccount(ctx.db, user.id) : null
     const valid = await auth.passwords.verifyOrDummy(account?.password, body.password)
     if (!user || !account?.password || !valid) throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
+    await rehashWeakPassword(auth, account, body.password)
 
     if (options.emailAndPassword.requireEmailVerification && !user.emailVerified) {
       // The user gets a fresh verification mail if one can be sent, then the call fails.
