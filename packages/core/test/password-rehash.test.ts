@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { Row } from '../src/db/adapter.js'
 import { hashPassword, verifyPassword } from '../src/password/scrypt.js'
 import { parsePasswordHash } from '../src/password/scrypt-format.js'
+import type { EmailAndPasswordOptions } from '../src/types/options.js'
 import { accountAuth, PASSWORD, signIn, signUp } from './accounts.js'
 
 type Auth = ReturnType<typeof accountAuth>
@@ -105,7 +106,7 @@ describe('rehash at sign-in', () => {
   })
 
   it('refuses parameters no stored hash may have, and scrypt beside a replaced hash, at start-up', async () => {
-    const start = async (password: NonNullable<Parameters<typeof accountAuth>[0]['emailAndPassword']>['password']) => {
+    const start = async (password: EmailAndPasswordOptions['password']) => {
       const auth = accountAuth({ emailAndPassword: { enabled: true, password } })
       await auth.$context
     }
