@@ -93,7 +93,7 @@ describe('every routed endpoint', () => {
     // A body and query valid for every route, so validation passes and the session check answers.
     const json = {
       organizationId: 'o', name: 'n', slug: 's', data: { permission: {} }, teamId: 't', userId: 'u', invitationId: 'i', memberId: 'm',
-      memberIdOrEmail: 'm', role: 'member', email: 'a@example.com', permissions: {}, permission: {}, roleName: 'r',
+      memberIdOrEmail: 'm', role: 'member', email: 'a@example.com', permissions: { organization: ['update'] }, permission: {}, roleName: 'r',
     }
     const statuses: Record<string, number> = {}
     for (const endpoint of routed) {

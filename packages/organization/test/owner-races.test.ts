@@ -10,59 +10,17 @@
  * decided on the rows read before the lock would pass here; decided on the
  * rows as they are under the lock, it refuses.
  */
-import { runMigrations, type Adapter, type AdapterFactory, type Row } from '@gatehouse/core'
+import { runMigrations, type AdapterFactory, type Row } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend } from '../../core/test/kysely-backends.js'
 import { addMember, createOrg, newUser, orgAuth, post, type OrgAuth, type Reply } from './fixtures.js'
+import { gatedFactory } from './gated-adapter.js'
 
 // Sign-ups hash a password per user: a trivial hasher keeps these tests about the races.
 const fastPasswords = {
   hash: async (password: string) => `plain:${password}`,
   verify: async ({ hash, password }: { hash: string; password: string }) => hash === `plain:${password}`,
-}
-
-interface Gate {
-  /** Resolves once a transaction is waiting at the gate. */
-  readonly reached: Promise<void>
-  release(): void
-}
-
-/** An adapter factory whose next transaction, once armed, waits for `release()` before it begins. */
-function gatedFactory(factory: AdapterFactory) {
-  let armed: { reached: () => void; released: Promise<void> } | null = null
-  const gated: AdapterFactory = async (options) => {
-    const adapter = await factory(options)
-    return new Proxy(adapter, {
-      get(target, key) {
-        if (key === 'transaction') {
-          const transaction: Adapter['transaction'] = async (fn) => {
-            const gate = armed
-            armed = null
-            if (gate) {
-              gate.reached()
-              await gate.released
-            }
-            return target.transaction(fn)
-          }
-          return transaction
-        }
-        const value: unknown = Reflect.get(target, key, target)
-        return typeof value === 'function' ? value.bind(target) : value
-      },
-    })
-  }
-  return {
-    factory: gated,
-    arm(): Gate {
-      let reached = () => {}
-      let release = () => {}
-      const reachedPromise = new Promise<void>((resolve) => (reached = resolve))
-      const released = new Promise<void>((resolve) => (release = resolve))
-      armed = { reached, released }
-      return { reached: reachedPromise, release }
-    },
-  }
 }
 
 const backends: ReadonlyArray<{ name: string; enabled: boolean; open: () => Promise<{ factory: AdapterFactory; drop?: () => Promise<void> }> }> = [

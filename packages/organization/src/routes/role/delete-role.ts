@@ -2,7 +2,11 @@
  * @module
  * POST /organization/delete-role: deletes a run-time role that no member
  * holds (a member keeping a deleted role's name would silently lose its
- * grant, or regain it if the name were reused). Needs `ac: delete`.
+ * grant, or regain it if the name were reused). Needs `ac: delete`. The
+ * holder check and the delete run in one transaction after locking the
+ * organization, as the routes that hand out roles do: a role being assigned
+ * at that moment is either seen as held, or the assignment waits and finds
+ * the role gone (docs/organization.md#security).
  */
 import { AuthError, defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'
@@ -11,6 +15,7 @@ import { OrganizationErrors } from '../../errors.js'
 import type { Member, ResolvedOptions } from '../../options.js'
 import { requirePermission } from '../../services/authorize.js'
 import { targetOrganization } from '../../services/caller.js'
+import { lockOrganization } from '../../services/organizations.js'
 import { requireDynamicRoles, requireStoredRole } from '../../services/roles.js'
 import { roleName } from './create-role.js'
 
@@ -29,18 +34,21 @@ export function deleteOrganizationRole(options: ResolvedOptions) {
         permissions: { ac: ['delete'] },
         denied: OrganizationErrors.YOU_ARE_NOT_ALLOWED_TO_MANAGE_ROLES,
       })
-      const stored = await requireStoredRole(db, organizationId, body.roleName)
-      const holders = await db.findMany<Member & Row>({
-        model: 'member',
-        where: [
-          { field: 'organizationId', value: organizationId },
-          { field: 'role', operator: 'contains', value: stored.role },
-        ],
+      await db.transaction(async (tx) => {
+        await lockOrganization(tx, organizationId)
+        const stored = await requireStoredRole(tx, organizationId, body.roleName)
+        const holders = await tx.findMany<Member & Row>({
+          model: 'member',
+          where: [
+            { field: 'organizationId', value: organizationId },
+            { field: 'role', operator: 'contains', value: stored.role },
+          ],
+        })
+        if (holders.some((member) => parseRoles(member.role).includes(stored.role))) {
+          throw new AuthError(OrganizationErrors.ROLE_IS_ASSIGNED_TO_MEMBERS)
+        }
+        await tx.delete({ model: 'organizationRole', where: { field: 'id', value: stored.id } })
       })
-      if (holders.some((member) => parseRoles(member.role).includes(stored.role))) {
-        throw new AuthError(OrganizationErrors.ROLE_IS_ASSIGNED_TO_MEMBERS)
-      }
-      await db.delete({ model: 'organizationRole', where: { field: 'id', value: stored.id } })
       return { success: true as const }
     },
   })

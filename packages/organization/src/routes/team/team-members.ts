@@ -5,7 +5,11 @@
  * organization), and GET /organization/list-team-members (members of the
  * organization only). Only members of the organization can join its teams,
  * within `maximumMembersPerTeam`; the (team, user) unique index refuses a
- * second membership.
+ * second membership. Membership is checked again under the organization's
+ * lock, in the transaction that adds the team member: a removal racing the
+ * addition (removeMembership deletes the team memberships under the same
+ * lock) either comes first and is seen, or comes after and deletes the new
+ * row too (docs/organization.md#security).
  */
 import { AuthError, defineEndpoint, isUniqueViolation, sessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
@@ -45,6 +49,9 @@ export function addTeamMember(options: ResolvedOptions) {
       try {
         return await ctx.db.transaction(async (tx) => {
           await lockOrganization(tx, team.organizationId)
+          if (!(await findMember(tx, team.organizationId, ctx.body.userId))) {
+            throw new AuthError(OrganizationErrors.USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION)
+          }
           await assertTeamRoom(tx, options, team.id)
           return tx.create({ model: 'teamMember', data: { teamId: team.id, userId: ctx.body.userId } })
         })
