@@ -2,7 +2,8 @@
  * ADMIN_EMAILS on the example's own Gatehouse (SQLite in a temporary
  * directory): a listed address becomes admin once verified, not at sign-up;
  * an unlisted one never; users verified before the list named them are
- * promoted at start-up.
+ * promoted at start-up. Only the update that verifies the address promotes:
+ * /admin/set-role demotes a listed admin, and later updates keep it so.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -76,5 +77,24 @@ describe('ADMIN_EMAILS', () => {
     expect(await promoteAdmins(db, new Set(['late@example.com', 'pending@example.com']))).toBe(1)
     expect(await roleOf(late.id)).toBe('admin')
     expect(await roleOf(unverified.id)).toBe('user')
+  })
+
+  it('/admin/set-role demotes a listed admin, and the next updates of that user leave the demotion alone', async () => {
+    const { db } = await auth.$context
+    const root = await signUp('root@example.com')
+    await db.update({ model: 'user', where: { field: 'id', value: root.id }, update: { role: 'admin' } })
+    const ops = await db.findOne<{ id: string }>({ model: 'user', where: { field: 'email', value: 'ops@example.com' } })
+    expect(await roleOf(ops?.id ?? '')).toBe('admin')
+    const post = (path: string, cookie: string, json: unknown) =>
+      auth.handler(new Request(`${BASE}/api/auth${path}`, { method: 'POST', headers: { origin: BASE, cookie, 'content-type': 'application/json' }, body: JSON.stringify(json) }))
+
+    const demoted = await post('/admin/set-role', root.cookie, { userId: ops?.id, role: 'user' })
+    expect(demoted.status).toBe(200)
+    expect(((await demoted.json()) as { user: { role: string } }).user.role).toBe('user')
+    expect(await roleOf(ops?.id ?? '')).toBe('user')
+    // Any later update of the user (here their name, through the admin route's write) keeps the role.
+    await db.update({ model: 'user', where: { field: 'id', value: ops?.id ?? '' }, update: { name: 'Ops, demoted' } })
+    expect((await post('/admin/set-role', root.cookie, { userId: ops?.id, role: 'user' })).status).toBe(200)
+    expect(await roleOf(ops?.id ?? '')).toBe('user')
   })
 })
