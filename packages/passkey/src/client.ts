@@ -2,7 +2,7 @@
  * @module
  * `@gatehouse/passkey/client`: the plugin's client half for
  * `@gatehouse/react` (docs/passkeys.md#client). `passkeyClient()` adds
- * `client.passkey.addPasskey({ name? })` and `client.signIn.passkey({ autoFill? })`,
+ * `client.passkey.addPasskey({ name?, password? })` and `client.signIn.passkey({ autoFill? })`,
  * which run the WebAuthn ceremony in the browser; `client.passkey.listUserPasskeys`,
  * `updatePasskey` and `deletePasskey`; and the `passkeys` store, hence
  * `client.usePasskeys()`: the signed-in user's passkeys, reloaded after
@@ -36,7 +36,10 @@ export type ClientPasskey = output<typeof passkeyShape>
 
 export type PasskeyActions = {
   readonly passkey: {
-    /** Registers a passkey for the signed-in user (a fresh session is needed): the new passkey. */
+    /**
+     * Registers a passkey for the signed-in user: the new passkey. Needs a fresh session, and `password` for an
+     * account with one, or a session that passed the account's second factor recently (docs/passkeys.md#registering-a-passkey).
+     */
     readonly addPasskey: (input?: AddPasskeyInput, options?: CallOptions) => Promise<CallResult<ClientPasskey, Code>>
   }
   readonly signIn: {

@@ -7,26 +7,37 @@
  * registration routes a tighter one than the default. Loading the plugin does not
  * load @simplewebauthn/server: the routes import it on first use.
  */
-import { definePlugin, type CredentialsRevoked } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type CredentialsRevoked } from '@gatehouse/core'
 import { PasskeyErrors } from './errors.js'
 import { resolveOptions, type PasskeyOptions } from './options.js'
 import { passkeyEndpoints } from './routes/index.js'
 import { passkeySchema } from './schema.js'
+import { enrolledSources } from './second-factor.js'
 
 const SIGN_IN_PATHS = new Set(['/passkey/generate-authenticate-options', '/passkey/verify-authentication'])
 const REGISTER_PATHS = new Set(['/passkey/generate-register-options', '/passkey/verify-registration'])
 
 /**
- * A first proof of the mailbox into an account whose address was not yet
- * verified removes the passkeys registered before it: whoever held the
- * account then (someone who signed up with another person's address) must
- * not keep a way in once the owner proved the address
- * (docs/passkeys.md#security). Other revocations (a password reset, a ban)
- * keep passkeys: they are the user's own authenticators, and a ban already
- * refuses every sign-in.
+ * Which revocations end the user's passkeys (docs/passkeys.md#when-passkeys-end):
+ *
+ * - a first proof of the mailbox into an account whose address was not yet
+ *   verified: whoever held the account then (someone who signed up with
+ *   another person's address) must not keep a way in once the owner proved
+ *   the address;
+ * - a password reset of an account with a second factor on (another
+ *   plugin's `secondFactor`): a reset is how an owner takes the account
+ *   back, and a passkey planted by whoever held it would skip the second
+ *   step for good. The owner registers theirs again, with the second factor.
+ *
+ * Other revocations (a reset without a second factor, a ban, sign-out
+ * everywhere) keep passkeys: they are the user's own authenticators, and a
+ * ban already refuses every sign-in.
  */
-async function removeEarlierPasskeys(event: CredentialsRevoked): Promise<void> {
-  if (event.reason !== 'email-proven') return
+async function endPasskeys(event: CredentialsRevoked, auth: AuthContext): Promise<void> {
+  const ends =
+    event.reason === 'email-proven' ||
+    (event.reason === 'password-reset' && (await enrolledSources(auth.plugins, event.db, event.userId)).length > 0)
+  if (!ends) return
   await event.db.deleteMany({ model: 'passkey', where: { field: 'userId', value: event.userId } })
 }
 
@@ -46,7 +57,7 @@ export function passkey(options: PasskeyOptions = {}) {
     schema: passkeySchema,
     endpoints: passkeyEndpoints(resolved),
     errors: PasskeyErrors,
-    onCredentialsRevoked: removeEarlierPasskeys,
+    onCredentialsRevoked: endPasskeys,
     rateLimit: [
       { pathMatcher: (path: string) => SIGN_IN_PATHS.has(path), window: resolved.rateLimit.window, max: resolved.rateLimit.max },
       { pathMatcher: (path: string) => REGISTER_PATHS.has(path), window: 60, max: 10 },

@@ -17,9 +17,9 @@ const fromPlugins = createAuthClient({ baseURL: 'http://localhost:3000', plugins
 const fromServer = createAuthClient<typeof server>({ baseURL: 'http://localhost:3000', plugins: [passkeyClient()] })
 
 describe('passkey client', () => {
-  it('addPasskey takes an optional name and answers the passkey', async () => {
+  it('addPasskey takes an optional name and password and answers the passkey', async () => {
     expectTypeOf(fromPlugins.passkey.addPasskey).parameter(0).toEqualTypeOf<
-      { readonly name?: string; readonly authenticatorAttachment?: 'platform' | 'cross-platform' } | undefined
+      { readonly name?: string; readonly authenticatorAttachment?: 'platform' | 'cross-platform'; readonly password?: string } | undefined
     >()
     const { data, error } = await fromServer.passkey.addPasskey({ name: 'Laptop' })
     if (error) {

@@ -33,8 +33,10 @@ function setUp() {
   return { auth, tab, client, authenticator, webauthn }
 }
 
+const PASSWORD = 'correct horse battery'
+
 async function signUp(client: ReturnType<typeof setUp>['client']) {
-  const { error } = await client.signUp.email({ name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' })
+  const { error } = await client.signUp.email({ name: 'Ada', email: 'ada@example.com', password: PASSWORD })
   expect(error).toBeNull()
 }
 
@@ -60,11 +62,16 @@ describe('client.passkey.addPasskey and client.signIn.passkey', () => {
   it('registers a passkey, then signs in with it after signing out', async () => {
     const { client, tab, authenticator, webauthn } = setUp()
     await signUp(client)
-    const added = await client.passkey.addPasskey({ name: 'Laptop' })
+    // Without the password, the account's only secret: refused after the ceremony, before the challenge is used.
+    expect((await client.passkey.addPasskey({ name: 'Laptop' })).error).toMatchObject({ status: 403, code: 'PASSWORD_REQUIRED' })
+    authenticator.credentials.length = 0
+    const added = await client.passkey.addPasskey({ name: 'Laptop', password: PASSWORD })
     expect(added.error).toBeNull()
     expect(added.data).toMatchObject({ name: 'Laptop', credentialID: b64url(authenticator.credentials[0]!.id), counter: 0 })
     expect(added.data?.createdAt).toBeInstanceOf(Date)
     const sent = tab.requests.find((entry) => entry.path === '/api/auth/passkey/verify-registration')!
+    const sends = tab.requests.filter((entry) => entry.path === '/api/auth/passkey/verify-registration')
+    expect(JSON.parse(sends.at(-1)!.body)).toMatchObject({ name: 'Laptop', password: PASSWORD, response: { type: 'public-key' } })
     expect(JSON.parse(sent.body)).toMatchObject({ name: 'Laptop', response: { type: 'public-key', response: { transports: ['internal', 'hybrid'] } } })
 
     await client.signOut()
@@ -73,6 +80,7 @@ describe('client.passkey.addPasskey and client.signIn.passkey', () => {
     expect(signedIn.error).toBeNull()
     expect(signedIn.data?.user).toMatchObject({ email: 'ada@example.com' })
     expect(webauthn.calls).toEqual([
+      { kind: 'create', mediation: undefined },
       { kind: 'create', mediation: undefined },
       { kind: 'get', mediation: undefined },
     ])
@@ -83,7 +91,7 @@ describe('client.passkey.addPasskey and client.signIn.passkey', () => {
   it('autoFill waits in conditional mediation', async () => {
     const { client, webauthn } = setUp()
     await signUp(client)
-    expect((await client.passkey.addPasskey()).error).toBeNull()
+    expect((await client.passkey.addPasskey({ password: PASSWORD })).error).toBeNull()
     await client.signOut()
     document.body.innerHTML = '<input name="email" autocomplete="username webauthn">'
     const signedIn = await client.signIn.passkey({ autoFill: true })
@@ -127,13 +135,13 @@ describe('usePasskeys()', () => {
     await waitFor(() => expect(shown()).toBe('none'))
     await act(() => signUp(client))
     await waitFor(() => expect(tab.count('/passkey/list-user-passkeys')).toBe(1))
-    const added = await act(() => client.passkey.addPasskey({ name: 'Laptop' }))
+    const added = await act(() => client.passkey.addPasskey({ name: 'Laptop', password: PASSWORD }))
     await waitFor(() => expect(shown()).toBe('Laptop'))
     await act(() => client.passkey.updatePasskey({ id: added.data!.id, name: 'Work laptop' }))
     await waitFor(() => expect(shown()).toBe('Work laptop'))
     await act(() => client.passkey.deletePasskey({ id: added.data!.id }))
     await waitFor(() => expect(shown()).toBe('none'))
-    await act(() => client.passkey.addPasskey())
+    await act(() => client.passkey.addPasskey({ password: PASSWORD }))
     await waitFor(() => expect(shown()).toBe('unnamed'))
     await act(() => client.signOut())
     await waitFor(() => expect(shown()).toBe('none'))

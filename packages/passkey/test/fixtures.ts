@@ -4,13 +4,13 @@
  * that carry the browser's cookies from one step to the next, as the
  * ceremony does (options → authenticator → verify).
  */
-import { accountAuth, browserAnswer, cookieHeader, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
+import { accountAuth, browserAnswer, cookieHeader, PASSWORD, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
 import type { PasskeyOptions } from '../src/options.js'
 import { passkey } from '../src/plugin.js'
 import { softwareAuthenticator, type Overrides, type SoftwareAuthenticator } from './authenticator.js'
 
-export { BASE, cookieHeader }
+export { BASE, cookieHeader, PASSWORD }
 
 export function passkeyAuth(options: PasskeyOptions = {}, core: Parameters<typeof accountAuth>[0] = {}) {
   return accountAuth({ ...core, plugins: [passkey(options)] })
@@ -20,8 +20,11 @@ export type PasskeyAuth = ReturnType<typeof passkeyAuth>
 
 export type Answer = BrowserAnswer
 
+/** What the request shorthands use of an auth: any auth with the plugin, other plugins beside it or not. */
+export type Handles = Pick<PasskeyAuth, 'handler'>
+
 /** A request from the app's origin with the browser's cookies. */
-export async function call(auth: PasskeyAuth, path: string, cookie: string, json?: unknown): Promise<Answer> {
+export async function call(auth: Handles, path: string, cookie: string, json?: unknown): Promise<Answer> {
   const headers: Record<string, string> = { origin: BASE }
   if (cookie) headers.cookie = cookie
   return browserAnswer(await auth.handler(request(`/api/auth${path}`, json === undefined ? { headers } : { json, headers })), cookie)
@@ -33,22 +36,30 @@ export async function newUser(auth: PasskeyAuth, email = 'ada@example.com'): Pro
   return { cookie, userId: body.user.id }
 }
 
-/** The whole registration: options, the authenticator's answer, verification. */
+/**
+ * The whole registration: options, the authenticator's answer, verification, with the account's
+ * password (the fixtures' users have one) unless `password` says otherwise (null: none sent).
+ */
 export async function registerPasskey(
-  auth: PasskeyAuth,
+  auth: Handles,
   authenticator: SoftwareAuthenticator,
   cookie: string,
-  extra: { name?: string; overrides?: Overrides & { algorithm?: 'ES256' | 'RS256' | 'EdDSA' } } = {},
+  extra: { name?: string; password?: string | null; overrides?: Overrides & { algorithm?: 'ES256' | 'RS256' | 'EdDSA' } } = {},
 ) {
   const options = await call(auth, '/passkey/generate-register-options', cookie)
   if (options.status !== 200) throw new Error(`options answered ${options.status}`)
   const response = authenticator.register(options.body, extra.overrides)
-  const verified = await call(auth, '/passkey/verify-registration', options.cookie, { response, ...(extra.name ? { name: extra.name } : {}) })
+  const password = extra.password === undefined ? PASSWORD : extra.password
+  const verified = await call(auth, '/passkey/verify-registration', options.cookie, {
+    response,
+    ...(extra.name ? { name: extra.name } : {}),
+    ...(password === null ? {} : { password }),
+  })
   return { options, response, verified }
 }
 
 /** The whole sign-in: options (a signed-out browser by default), the assertion, verification. */
-export async function signInWithPasskey(auth: PasskeyAuth, authenticator: SoftwareAuthenticator, overrides: Overrides = {}, cookie = '') {
+export async function signInWithPasskey(auth: Handles, authenticator: SoftwareAuthenticator, overrides: Overrides = {}, cookie = '') {
   const options = await call(auth, '/passkey/generate-authenticate-options', cookie)
   const response = authenticator.authenticate(options.body, overrides)
   return call(auth, '/passkey/verify-authentication', options.cookie, { response })

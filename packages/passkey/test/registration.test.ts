@@ -7,7 +7,7 @@
  * credential registered twice).
  */
 import { describe, expect, it } from 'vitest'
-import { authenticatorFor, BASE, call, newUser, passkeyAuth, registerPasskey } from './fixtures.js'
+import { authenticatorFor, BASE, call, newUser, PASSWORD, passkeyAuth, registerPasskey } from './fixtures.js'
 
 describe('GET /passkey/generate-register-options', () => {
   it('needs a session', async () => {
@@ -150,16 +150,16 @@ describe('POST /passkey/verify-registration', () => {
     const options = await call(auth, '/passkey/generate-register-options', cookie)
     const response = authenticator.register(options.body)
     // Another browser of the same user (its session cookie, not the challenge cookie).
-    const elsewhere = await call(auth, '/passkey/verify-registration', cookie, { response })
+    const elsewhere = await call(auth, '/passkey/verify-registration', cookie, { response, password: PASSWORD })
     expect(elsewhere).toMatchObject({ status: 400, body: { code: 'CHALLENGE_NOT_FOUND', message: 'Challenge not found or already used. Start again' } })
-    const first = await call(auth, '/passkey/verify-registration', options.cookie, { response })
+    const first = await call(auth, '/passkey/verify-registration', options.cookie, { response, password: PASSWORD })
     expect(first.status).toBe(200)
-    const replay = await call(auth, '/passkey/verify-registration', options.cookie, { response })
+    const replay = await call(auth, '/passkey/verify-registration', options.cookie, { response, password: PASSWORD })
     expect(replay).toMatchObject({ status: 400, body: { code: 'CHALLENGE_NOT_FOUND' } })
 
     const late = await call(auth, '/passkey/generate-register-options', cookie)
     auth.clock.advance(300_000)
-    const expired = await call(auth, '/passkey/verify-registration', late.cookie, { response: authenticator.register(late.body) })
+    const expired = await call(auth, '/passkey/verify-registration', late.cookie, { response: authenticator.register(late.body), password: PASSWORD })
     expect(expired).toMatchObject({ status: 400, body: { code: 'CHALLENGE_EXPIRED', message: 'Challenge expired. Start again' } })
   })
 
@@ -170,12 +170,12 @@ describe('POST /passkey/verify-registration', () => {
     const bob = await newUser(auth, 'bob@example.com')
     const signInOptions = await call(auth, '/passkey/generate-authenticate-options', ada.cookie)
     const fake = authenticator.register({ challenge: signInOptions.body.challenge, rp: { id: 'localhost' }, user: { id: 'AAAA' } })
-    const wrongPurpose = await call(auth, '/passkey/verify-registration', signInOptions.cookie, { response: fake })
+    const wrongPurpose = await call(auth, '/passkey/verify-registration', signInOptions.cookie, { response: fake, password: PASSWORD })
     expect(wrongPurpose).toMatchObject({ status: 400, body: { code: 'CHALLENGE_NOT_FOUND' } })
 
     const adaOptions = await call(auth, '/passkey/generate-register-options', ada.cookie)
     const challengeCookie = adaOptions.cookie.split('; ').find((pair) => pair.startsWith('gatehouse.passkey_challenge='))!
-    const asBob = await call(auth, '/passkey/verify-registration', `${bob.cookie}; ${challengeCookie}`, { response: authenticator.register(adaOptions.body) })
+    const asBob = await call(auth, '/passkey/verify-registration', `${bob.cookie}; ${challengeCookie}`, { response: authenticator.register(adaOptions.body), password: PASSWORD })
     expect(asBob).toMatchObject({ status: 400, body: { code: 'CHALLENGE_NOT_FOUND' } })
     const { db } = await auth.$context
     expect(await db.count({ model: 'passkey' })).toBe(0)
@@ -191,7 +191,7 @@ describe('POST /passkey/verify-registration', () => {
     for (const cookie of [ada.cookie, bob.cookie]) {
       const options = await call(auth, '/passkey/generate-register-options', cookie)
       const again = authenticator.register(options.body, { credential: authenticator.credentials[0]! })
-      const answer = await call(auth, '/passkey/verify-registration', options.cookie, { response: again })
+      const answer = await call(auth, '/passkey/verify-registration', options.cookie, { response: again, password: PASSWORD })
       expect(answer).toMatchObject({ status: 400, body: { code: 'PASSKEY_ALREADY_REGISTERED', message: 'This passkey is already registered' } })
     }
     const { db } = await auth.$context
@@ -205,7 +205,7 @@ describe('POST /passkey/verify-registration', () => {
     const answer = await call(auth, '/passkey/verify-registration', options.cookie, { response: { id: 'x', type: 'public-key' } })
     expect(answer.status).toBe(400)
     expect(answer.body.code).not.toBe('CHALLENGE_NOT_FOUND')
-    const proper = await call(auth, '/passkey/verify-registration', options.cookie, { response: authenticatorFor().register(options.body) })
+    const proper = await call(auth, '/passkey/verify-registration', options.cookie, { response: authenticatorFor().register(options.body), password: PASSWORD })
     expect(proper.status).toBe(200)
   })
 })

@@ -10,7 +10,7 @@
 import { runMigrations } from '@gatehouse/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
-import { authenticatorFor, call, newUser, passkeyAuth, registerPasskey, signInWithPasskey, type PasskeyAuth } from './fixtures.js'
+import { authenticatorFor, call, newUser, PASSWORD, passkeyAuth, registerPasskey, signInWithPasskey, type PasskeyAuth } from './fixtures.js'
 
 for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`passkeys on ${dialect}`, () => {
@@ -71,7 +71,7 @@ for (const { dialect, enabled } of backendDialects) {
       const user = await newUser(auth, `register-race-${dialect}@example.com`)
       const options = await call(auth, '/passkey/generate-register-options', user.cookie)
       const response = authenticator.register(options.body)
-      const answers = await Promise.all(Array.from({ length: 20 }, () => call(auth, '/passkey/verify-registration', options.cookie, { response })))
+      const answers = await Promise.all(Array.from({ length: 20 }, () => call(auth, '/passkey/verify-registration', options.cookie, { response, password: PASSWORD })))
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1)
       const { db } = await auth.$context
       expect(await db.count({ model: 'passkey', where: { field: 'userId', value: user.userId } })).toBe(1)

@@ -49,6 +49,11 @@ export interface AddPasskeyInput {
   readonly name?: string
   /** Ask for this kind of authenticator only: the device itself, or a security key or phone. */
   readonly authenticatorAttachment?: 'platform' | 'cross-platform'
+  /**
+   * The account's password, for an account that has one and no second factor: a passkey is a lasting way
+   * in, so the session alone does not add one (docs/passkeys.md#registering-a-passkey).
+   */
+  readonly password?: string
 }
 
 export interface SignInPasskeyInput {
@@ -72,7 +77,7 @@ export async function addPasskey(context: ActionContext, input: AddPasskeyInput 
   } catch (error) {
     return ceremonyFailure(error)
   }
-  const body = input.name ? { response, name: input.name } : { response }
+  const body = { response, ...(input.name ? { name: input.name } : {}), ...(input.password ? { password: input.password } : {}) }
   return context.call(passkeyRoutes.passkey.verifyRegistration, body, options)
 }
 

@@ -3,7 +3,11 @@
  * GET /passkey/generate-register-options?authenticatorAttachment
  * (docs/passkeys.md#registering-a-passkey): the options for
  * `navigator.credentials.create()`. Needs a fresh session: a stolen but
- * older session cookie cannot plant a passkey for lasting access. The
+ * older session cookie cannot plant a passkey for lasting access. On an
+ * account with a second factor on, also a session that passed it recently
+ * (403 `SECOND_FACTOR_REQUIRED` before any ceremony); the password of an
+ * account with one is asked at verify-registration, as a GET carries no
+ * body (registration-proof.ts). The
  * user's existing passkeys are excluded (one credential per authenticator),
  * a resident key is preferred, user verification is asked for as configured
  * (required by default, docs/passkeys.md#security), and no attestation is
@@ -15,6 +19,7 @@ import { z } from 'zod'
 import { startChallenge } from '../challenge.js'
 import { fromBase64url, toBase64url } from '../encoding.js'
 import { relyingParty, type ResolvedPasskeyOptions } from '../options.js'
+import { requireRegistrationProof } from '../registration-proof.js'
 import { knownTransports } from '../responses.js'
 import type { PasskeyRow } from '../schema.js'
 import { webauthn } from '../webauthn.js'
@@ -37,6 +42,7 @@ export function generateRegisterOptions(options: ResolvedPasskeyOptions) {
     use: [freshSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session
+      await requireRegistrationProof(ctx, ctx.session, undefined)
       const passkeys = await ctx.db.findMany<PasskeyRow>({ model: 'passkey', where: { field: 'userId', value: user.id } })
       // One handle per user while they have passkeys, so authenticators file new credentials under the same account.
       const userHandle = passkeys[0]?.userHandle ?? toBase64url(ctx.random.bytes(USER_HANDLE_BYTES))

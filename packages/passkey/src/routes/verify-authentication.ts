@@ -70,21 +70,27 @@ export function verifyAuthentication(options: ResolvedPasskeyOptions) {
         return refuse('user handle does not match the credential')
       }
 
-      const newCounter = await verifyAssertion(ctx, options, attempt.claims, passkey).catch((error: unknown) => refuse(reasonOf(error)))
-      const session = await signIn(ctx, passkey, newCounter)
+      const asserted = await verifyAssertion(ctx, options, attempt.claims, passkey).catch((error: unknown) => refuse(reasonOf(error)))
+      const session = await signIn(ctx, passkey, asserted)
       setSessionCookies(ctx, session, { dontRemember: false })
       return { token: session.token, user: publicRow(ctx.auth.schema, 'user', session.user) }
     },
   })
 }
 
-/** The library's checks; the counter the authenticator reported, or a throw naming the failed check. */
+/** What a verified assertion reported: the authenticator's counter, and whether it verified the user (UV). */
+interface Asserted {
+  readonly newCounter: number
+  readonly userVerified: boolean
+}
+
+/** The library's checks; what the authenticator reported, or a throw naming the failed check. */
 async function verifyAssertion(
   ctx: EndpointContext<Body>,
   options: ResolvedPasskeyOptions,
   claims: ChallengeClaims,
   passkey: PasskeyRow,
-): Promise<number> {
+): Promise<Asserted> {
   const rp = relyingParty(ctx.auth, options)
   const { verifyAuthenticationResponse } = await webauthn()
   const verification = await verifyAuthenticationResponse({
@@ -102,11 +108,22 @@ async function verifyAssertion(
     requireUserVerification: options.userVerification === 'required',
   })
   if (!verification.verified) throw new Error('assertion not verified')
-  return verification.authenticationInfo.newCounter
+  return { newCounter: verification.authenticationInfo.newCounter, userVerified: verification.authenticationInfo.userVerified }
+}
+
+/**
+ * The session's `amr` (RFC 8176 §2; docs/passkeys.md#how-the-session-records-a-passkey): `hwk`, a key
+ * held by an authenticator, proven by its signature; `user`, the user-presence test every assertion
+ * passes (the UP flag); and `mfa` when the authenticator also verified the user (UV: its PIN or
+ * biometrics), which makes the passkey more than one factor. Which of PIN or biometrics the
+ * authenticator used is not reported, so neither `pin` nor `fpt` is claimed.
+ */
+function passkeyAmr(userVerified: boolean): string[] {
+  return userVerified ? ['hwk', 'user', 'mfa'] : ['hwk', 'user']
 }
 
 /** Moves the counter on and creates the session, together or not at all. */
-async function signIn(ctx: EndpointContext<Body>, passkey: PasskeyRow, newCounter: number): Promise<CreatedSession> {
+async function signIn(ctx: EndpointContext<Body>, passkey: PasskeyRow, asserted: Asserted): Promise<CreatedSession> {
   try {
     return await ctx.db.transaction(async (tx) => {
       // The user row first, as every revocation locks it first: a first proof of the mailbox that deletes
@@ -119,10 +136,15 @@ async function signIn(ctx: EndpointContext<Body>, passkey: PasskeyRow, newCounte
           { field: 'id', value: passkey.id },
           { field: 'counter', value: passkey.counter },
         ],
-        update: { counter: newCounter },
+        update: { counter: asserted.newCounter },
       })
       if (!moved) throw new AuthError(PasskeyErrors.AUTHENTICATION_FAILED)
-      return createSession(ctx.auth, user, { ipAddress: ctx.ip, userAgent: ctx.headers.get('user-agent'), db: tx })
+      return createSession(ctx.auth, user, {
+        ipAddress: ctx.ip,
+        userAgent: ctx.headers.get('user-agent'),
+        db: tx,
+        amr: passkeyAmr(asserted.userVerified),
+      })
     })
   } catch (error) {
     // A ban (or another hook's veto) keeps its own answer.

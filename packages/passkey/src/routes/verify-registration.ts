@@ -1,8 +1,13 @@
 /**
  * @module
- * POST /passkey/verify-registration {response, name?}
+ * POST /passkey/verify-registration {response, name?, password?}
  * (docs/passkeys.md#registering-a-passkey): the browser's answer to the
- * register options. Consumes this browser's register challenge (single
+ * register options. First the proof a passkey takes besides the fresh
+ * session (registration-proof.ts): the recent second factor of an account
+ * that has one, else the password (`password`) of an account that has one.
+ * It is checked before the challenge is used, so a wrong or missing password
+ * can be given again with the same answer, and no credential the
+ * authenticator just made is lost to a typo. Then it consumes this browser's register challenge (single
  * use, 5 minutes, issued to the same signed-in user), verifies the
  * attestation with @simplewebauthn/server against the configured origins
  * and relying party id (user presence always, user verification unless
@@ -15,17 +20,20 @@ import { consumeChallenge, matchesChallenge } from '../challenge.js'
 import { toBase64url } from '../encoding.js'
 import { PasskeyErrors } from '../errors.js'
 import { relyingParty, type ResolvedPasskeyOptions } from '../options.js'
+import { requireRegistrationProof } from '../registration-proof.js'
 import { asRegistrationResponse, registrationResponse } from '../responses.js'
 import { publicPasskey, type PasskeyRow } from '../schema.js'
 import { webauthn } from '../webauthn.js'
 import { challengeRefusal, reasonOf } from './refuse.js'
 
-const body = z.lazy(() => z.object({ response: registrationResponse, name: z.string().trim().max(256).optional() }))
+const body = z.lazy(() =>
+  z.object({ response: registrationResponse, name: z.string().trim().max(256).optional(), password: z.string().max(1024).optional() }),
+)
 
 /**
  * @example
  * const credential = await startRegistration({ optionsJSON }) // @simplewebauthn/browser
- * // POST /api/auth/passkey/verify-registration { response: credential, name: 'Laptop' } → the new passkey
+ * // POST /api/auth/passkey/verify-registration { response: credential, name: 'Laptop', password } → the new passkey
  */
 export function verifyRegistration(options: ResolvedPasskeyOptions) {
   return defineEndpoint({
@@ -35,6 +43,7 @@ export function verifyRegistration(options: ResolvedPasskeyOptions) {
     use: [freshSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session
+      await requireRegistrationProof(ctx, ctx.session, ctx.body.password ?? null)
       const attempt = await consumeChallenge(ctx, ctx.db, 'register')
       if (!attempt.ok) throw challengeRefusal(attempt)
       // Started by another user in this browser (signed out and in since): not this user's challenge.
