@@ -30,9 +30,9 @@ async function createOrg(auth: OutboundAuth, owner: TestUser, slug: string): Pro
 }
 
 describe('POST /checkout', () => {
-  it('a slug: a checkout for the user as customer (external id, email), answered { url, redirect }', async () => {
+  it('a slug: a checkout for the user as customer (external id, verified email), answered { url, redirect }', async () => {
     const auth = outboundAuth(mock(), { createCustomerOnSignUp: false })
-    const user = await newUser(auth)
+    const user = await newUser(auth, { verified: true })
     const reply = await call(auth, 'POST', '/checkout', user, { slug: 'pro', metadata: { plan: 'pro', seats: 3 } })
     expect(reply.status).toBe(200)
     const checkout = mock().checkouts.at(-1) as Json
@@ -45,6 +45,18 @@ describe('POST /checkout', () => {
       success_url: 'http://localhost:3000/billing?paid=1',
       metadata: { plan: 'pro', seats: 3 },
     })
+  })
+
+  it("an unverified email is not sent: the customer is named by external id, and the platform's checkout asks for the address", async () => {
+    const auth = outboundAuth(mock(), { createCustomerOnSignUp: false })
+    const user = await newUser(auth, { email: 'someone-elses@example.com' })
+    expect((await call(auth, 'POST', '/checkout', user, { slug: 'pro' })).status).toBe(200)
+    expect(mock().checkouts.at(-1)).toMatchObject({ external_customer_id: user.id, customer_email: null })
+    // Once verified, the next checkout carries it: read from the user row, not the session's copy.
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { emailVerified: true } })
+    expect((await call(auth, 'POST', '/checkout', user, { slug: 'pro' })).status).toBe(200)
+    expect(mock().checkouts.at(-1)).toMatchObject({ external_customer_id: user.id, customer_email: 'someone-elses@example.com' })
   })
 
   it("product ids, a relative success URL on our origin (the platform's {CHECKOUT_ID} placeholder kept), disableRedirect", async () => {

@@ -9,9 +9,14 @@
  * configured slug (`slug`). `successUrl` is a redirect target and passes
  * the trusted-origin rule (docs/security.md#trusted-origins-securityoriginsts):
  * otherwise a checkout on our account would send buyers to any site.
+ * The user's email is handed to the platform only while it is verified
+ * (read from the user row, not the session's cached copy): an unverified
+ * address is anyone's claim, and the platform would send receipts, and its
+ * customer-portal codes, to that mailbox and file the customer under it
+ * (docs/billing.md#checkout). Otherwise the checkout asks the buyer for one.
  * Answers `{ url, redirect: true }`; the client navigates there.
  */
-import { AuthError, CoreErrors, defineEndpoint, optionalSessionMiddleware, type AuthContext } from '@gatehouse/core'
+import { AuthError, CoreErrors, defineEndpoint, optionalSessionMiddleware, type AuthContext, type Row, type User } from '@gatehouse/core'
 import { z } from 'zod'
 import { BillingErrors } from '../errors.js'
 import type { ResolvedBillingOptions } from '../options.js'
@@ -72,7 +77,12 @@ export function checkoutRoute(options: ResolvedBillingOptions, outbound: Outboun
       if (session) {
         const { user } = session
         const referenceId = await managedReference({ db, auth }, options, outbound, { userId: user.id, referenceId: body.referenceId })
-        payer = { externalCustomerId: referenceId, customerEmail: user.email, ...(user.name ? { customerName: user.name } : {}) }
+        const row = await db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: user.id } })
+        payer = {
+          externalCustomerId: referenceId,
+          ...(row?.emailVerified === true ? { customerEmail: row.email } : {}),
+          ...(user.name ? { customerName: user.name } : {}),
+        }
       } else if (body.referenceId !== undefined) throw new AuthError(CoreErrors.UNAUTHORIZED)
       const checkout = await platform.createCheckout({
         products,
