@@ -82,6 +82,13 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
     )
   }
 
+  const signUp = options.emailAndPassword
+  if (signUp?.preventEnumeration && signUp.requireEmailVerification !== true) {
+    // Without it a new account signs in at once: its session cookie, or the sign-in that follows with the
+    // chosen password, tells a new address from a taken one (docs/security.md#account-enumeration-at-sign-up).
+    throw new Error('Gatehouse: `emailAndPassword.preventEnumeration` needs `emailAndPassword.requireEmailVerification: true`.')
+  }
+
   const origin = url.origin
   const matchTrusted = createOriginMatcher([origin, ...(options.trustedOrigins ?? [])])
   const random = options.random ?? cryptoRandom

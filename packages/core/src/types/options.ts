@@ -27,6 +27,18 @@ export interface EmailAndPasswordOptions {
   readonly autoSignIn?: boolean | undefined
   /** Sign-in fails with 403 "Email not verified" until the email is verified. Default false. */
   readonly requireEmailVerification?: boolean | undefined
+  /**
+   * Sign-up answers a taken address exactly as a new one (200, a stand-in user, no session) instead of
+   * 422 "User already exists", and sign-in answers an unverified account's right password as a wrong one
+   * (401) instead of 403 "Email not verified", so neither tells which addresses have accounts
+   * (docs/security.md#account-enumeration-at-sign-up). Needs `requireEmailVerification`. Default false.
+   */
+  readonly preventEnumeration?: boolean | undefined
+  /**
+   * With `preventEnumeration`: told of a sign-up with an address that already has an account, to mail its
+   * owner ("someone tried to create an account with your address"). Failures are logged, never answered.
+   */
+  readonly onExistingUserSignUp?: ((data: { user: User }, ctx: MailContext) => Promise<void> | void) | undefined
   /** Mails the reset link; required for request-password-reset. */
   readonly sendResetPassword?: ((data: { user: User; url: string; token: string }, ctx: MailContext) => Promise<void> | void) | undefined
   /** Seconds a reset token lives. Default 3600. */

@@ -45,6 +45,8 @@ export const signInEmail = defineEndpoint({
     await rehashWeakPassword(auth, account, body.password)
 
     if (options.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+      // Prevents account enumeration: the password a sign-up just chose would otherwise tell a new account (403) from a taken address (401).
+      if (options.emailAndPassword.preventEnumeration) throw new AuthError(CoreErrors.INVALID_EMAIL_OR_PASSWORD)
       // The user gets a fresh verification mail if one can be sent, then the call fails.
       if (canSendVerificationEmail(ctx)) await sendVerificationEmail(ctx, user, { callbackURL: body.callbackURL })
       throw new AuthError(CoreErrors.EMAIL_NOT_VERIFIED)

@@ -6,7 +6,9 @@
  * Database `after` hooks and the secondary storage copy run only after the
  * commit. The unique email index decides races, so 20 concurrent sign-ups
  * with one email leave exactly one user and one account and the others get
- * 422 "User already exists".
+ * 422 "User already exists"; with `emailAndPassword.preventEnumeration` they get
+ * the answer of a new sign-up instead, and the owner is told
+ * (taken-address.ts, docs/security.md#account-enumeration-at-sign-up).
  *
  * `name`, `image` and string additional fields are capped in length
  * (docs/accounts.md#input-limits): the user row is copied into every
@@ -15,6 +17,7 @@
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
 import { normalizeEmail } from '../../accounts/email.js'
+import { signUpAnswerUser } from '../../accounts/stand-in-user.js'
 import { CREDENTIAL_PROVIDER } from '../../accounts/users.js'
 import { isUniqueViolation, type Row } from '../../db/adapter.js'
 import { publicRow } from '../../db/output.js'
@@ -26,6 +29,7 @@ import { setSessionCookies } from '../../session/session-cookies.js'
 import { createSession, mirrorSession, type CreatedSession } from '../../session/session-store.js'
 import type { User } from '../../types/rows.js'
 import { canSendVerificationEmail, sendVerificationEmail } from '../../verification/send-verification-email.js'
+import { answerTakenAddress } from './taken-address.js'
 
 export const signUpEmail = defineEndpoint({
   method: 'POST',
@@ -50,6 +54,8 @@ export const signUpEmail = defineEndpoint({
     if (!email) throw new AuthError(CoreErrors.INVALID_EMAIL)
     auth.passwords.checkLength(body.password)
     const extra = pickAdditionalFields(options.user?.additionalFields, body, 'create')
+    const userData = { ...extra, name: body.name, email, image: body.image ?? null, emailVerified: false }
+    // Hashed before the address is known to be free: a taken one costs the same work (docs/passwords.md#same-cost-for-unknown-users).
     const hash = await auth.passwords.hash(body.password)
 
     const requireVerification = settings.requireEmailVerification === true
@@ -61,7 +67,7 @@ export const signUpEmail = defineEndpoint({
       created = await ctx.db.transaction(async (tx) => {
         const user = await tx.create<User & Row>({
           model: 'user',
-          data: { ...extra, name: body.name, email, image: body.image ?? null, emailVerified: false },
+          data: userData,
         })
         await tx.create({
           model: 'account',
@@ -73,8 +79,10 @@ export const signUpEmail = defineEndpoint({
         return { user, session }
       })
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AuthError(CoreErrors.USER_ALREADY_EXISTS)
-      throw error
+      if (!isUniqueViolation(error)) throw error
+      // Prevents account enumeration: the same answer as a new address (docs/security.md#account-enumeration-at-sign-up).
+      if (settings.preventEnumeration) return answerTakenAddress(ctx, email, userData)
+      throw new AuthError(CoreErrors.USER_ALREADY_EXISTS)
     }
     const { user, session } = created
 
@@ -90,7 +98,7 @@ export const signUpEmail = defineEndpoint({
       }
     }
 
-    const visible = publicRow(auth.schema, 'user', user)
+    const visible = settings.preventEnumeration ? signUpAnswerUser(auth, user) : publicRow(auth.schema, 'user', user)
     if (!session) return { token: null, user: visible }
     // Only now, committed and kept: secondary storage never holds a session the database lacks.
     await mirrorSession(auth, session)
