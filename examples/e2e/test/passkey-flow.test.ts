@@ -2,7 +2,7 @@
  * Passkeys in a real browser: Chromium with a virtual platform
  * authenticator (DevTools protocol WebAuthn domain: CTAP2, internal,
  * resident keys, user verification that succeeds). A new user adds a
- * passkey on the security page, it shows in the list and on the server,
+ * passkey on the security page, with their password, it shows in the list and on the server,
  * the user signs out and signs back in with the passkey alone; renaming and
  * deleting work from the list. The server runs on http://localhost, a
  * secure context whose host name is a valid relying party id (an IP address
@@ -56,8 +56,11 @@ describe.skipIf(missing !== null)(`passkeys${missing ? ` (skipped: ${missing})` 
     await step(page, 'passkey-add', async () => {
       await page.goto('/security')
       await page.getByText('No passkeys yet.').waitFor()
-      await page.getByLabel('Name (optional)').fill('Virtual key')
-      await page.getByRole('button', { name: 'Add a passkey' }).click()
+      const add = page.getByRole('form', { name: 'Add a passkey' })
+      await add.getByLabel('Name (optional)').fill('Virtual key')
+      // The account has a password: a fresh session alone adds no passkey (docs/passkeys.md#registering-a-passkey).
+      await add.getByLabel('Password').fill('correct horse battery')
+      await add.getByRole('button', { name: 'Add a passkey' }).click()
       await page.getByText('Passkey added.').waitFor()
       await page.getByTestId('passkey-name').filter({ hasText: 'Virtual key' }).waitFor()
     })

@@ -1,6 +1,7 @@
 /**
  * Passkeys (docs/passkeys.md): the security page's section that lists the
- * user's passkeys and adds, renames and deletes them, and the sign-in
+ * user's passkeys and adds, renames and deletes them (adding one asks for
+ * the password, or with two-factor on for a code), and the sign-in
  * page's "Use a passkey" button. The sign-in page also offers
  * passkeys in the email field's autofill menu (conditional UI): its input
  * carries `autocomplete="username webauthn"`, and `PasskeySignIn` starts a
@@ -32,10 +33,18 @@ export function PasskeySection() {
       <form
         aria-label="Add a passkey"
         onSubmit={(event) => {
-          const { name = '' } = fields(event)
+          const { name = '', password = '', code = '' } = fields(event)
           const form = event.currentTarget
           void add.run(
-            () => client.passkey.addPasskey(name.trim() ? { name: name.trim() } : {}),
+            async () => {
+              // With two-factor on, the code proves the second factor on this session first (a step-up):
+              // a passkey skips the second step, so adding one takes it (docs/passkeys.md#registering-a-passkey).
+              if (code.trim()) {
+                const proven = await client.twoFactor.verifyTotp({ code: code.trim() })
+                if (proven.error) return proven
+              }
+              return client.passkey.addPasskey({ ...(name.trim() ? { name: name.trim() } : {}), ...(password ? { password } : {}) })
+            },
             () => form.reset(),
             'Passkey added.',
           )
@@ -44,6 +53,16 @@ export function PasskeySection() {
         <label>
           Name (optional)
           <input name="name" maxLength={256} placeholder="This laptop" />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" />
+          <small>Needed when your account has a password and no two-factor.</small>
+        </label>
+        <label>
+          Code from your authenticator app
+          <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]*" />
+          <small>Needed with two-factor on, unless you entered a code in the last 10 minutes.</small>
         </label>
         <Submit action={add}>Add a passkey</Submit>
         <Status action={add} />

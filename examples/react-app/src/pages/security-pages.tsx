@@ -8,6 +8,9 @@
  * code (authenticator or backup code), except within 10 minutes of passing
  * the second factor in this session (docs/two-factor.md#proof-of-the-second-factor):
  * the field may stay empty then.
+ * Emailed codes are a way past the second step the user chooses, with the
+ * same proof (docs/two-factor.md#email-codes); turning them off takes the
+ * password only.
  * Other sections (passkeys) sit beside the two-factor one on this page.
  */
 import QRCode from 'qrcode'
@@ -44,6 +47,8 @@ function TwoFactorSection({ session }: { session: SessionData }) {
   const confirm = useAction()
   const regenerate = useAction()
   const disable = useAction()
+  const emailOn = useAction()
+  const emailOff = useAction()
 
   return (
     <section aria-labelledby="two-factor">
@@ -123,6 +128,44 @@ function TwoFactorSection({ session }: { session: SessionData }) {
             <Status action={regenerate} />
           </form>
           {codes ? <BackupCodes codes={codes} /> : null}
+          <form
+            aria-label="Turn on email codes"
+            onSubmit={(event) => {
+              const { password = '', code = '' } = fields(event)
+              void emailOn.run(
+                () => client.twoFactor.enableOtp({ password, ...(code ? { code } : {}) }),
+                undefined,
+                'Email codes are on: a code mailed to you now also signs you in.',
+              )
+            }}
+          >
+            <h3>Email codes</h3>
+            <p>
+              Off unless you turn them on. With them on, a code mailed to you passes the second step too: anyone who reads your
+              mail could then sign in.
+            </p>
+            <label>
+              Password
+              <input name="password" type="password" autoComplete="current-password" required />
+            </label>
+            <ProofCodeField />
+            <Submit action={emailOn}>Turn on email codes</Submit>
+            <Status action={emailOn} />
+          </form>
+          <form
+            aria-label="Turn off email codes"
+            onSubmit={(event) => {
+              const { password = '' } = fields(event)
+              void emailOff.run(() => client.twoFactor.disableOtp({ password }), undefined, 'Email codes are off.')
+            }}
+          >
+            <label>
+              Password
+              <input name="password" type="password" autoComplete="current-password" required />
+            </label>
+            <Submit action={emailOff}>Turn off email codes</Submit>
+            <Status action={emailOff} />
+          </form>
           <form
             aria-label="Turn off two-factor"
             onSubmit={(event) => {

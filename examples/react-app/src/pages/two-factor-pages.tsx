@@ -2,8 +2,9 @@
  * The second step of signing in (docs/two-factor.md#signing-in): the
  * password was right and the server answered `twoFactorRedirect`, holding
  * the attempt in a short-lived cookie. Here the user enters the code from
- * their authenticator app (and may trust this browser for 30 days), or has
- * a code mailed, or uses a backup code. Each success creates the session.
+ * their authenticator app (and may trust this browser for 30 days), or,
+ * when they turned email codes on, has a code mailed, or uses a backup code.
+ * Each success creates the session.
  */
 import { useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
