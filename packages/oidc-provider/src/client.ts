@@ -2,7 +2,8 @@
  * @module
  * `@gatehouse/oidc-provider/client`: the provider's client half for
  * `@gatehouse/react` (docs/oidc-provider.md#the-client-half).
- * `oidcProviderClient()` adds `client.oauth2.consent({ accept })`,
+ * `oidcProviderClient()` adds `client.oauth2.consentRequest({ consent_id })`
+ * (what the consent page shows), `client.oauth2.consent({ accept, consentId })`,
  * `client.oauth2.clientInfo({ id })`, `client.oauth2.register(metadata)`,
  * and the user's connected apps: `client.oauth2.grants()` and
  * `client.oauth2.revokeGrant({ clientId })`;
@@ -18,7 +19,7 @@ import type { oidcProviderEndpoints } from './routes/index.js'
 import { oidcProviderRoutes, type OidcProviderRoutes } from './client/routes.js'
 
 export { useOAuthClient, type ClientWithOAuthInfo } from './client/use-oauth-client.js'
-export type { ConnectedApp, PublicClient } from './client/routes.js'
+export type { ConnectedApp, ConsentRequest, PublicClient } from './client/routes.js'
 
 export type OidcProviderClient = ClientPlugin<
   'oidc-provider',
@@ -31,16 +32,16 @@ export type OidcProviderClient = ClientPlugin<
 /**
  * @example
  * import { createAuthClient } from '@gatehouse/react'
- * import { oidcProviderClient, useOAuthClient } from '@gatehouse/oidc-provider/client'
+ * import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
  *
  * const client = createAuthClient({ plugins: [oidcProviderClient()] })
- * function Consent({ clientId }: { clientId: string }) {
- *   const { data } = useOAuthClient(client, clientId)
- *   const decide = async (accept: boolean) => {
- *     const { data: next } = await client.oauth2.consent({ accept })
- *     if (next) window.location.assign(next.redirectURI)
- *   }
- *   return <button onClick={() => decide(true)}>Allow {data?.name}</button>
+ * async function consent(consentId: string) {
+ *   // What to show comes from the server, by the consent_id of the page's URL.
+ *   const { data: request } = await client.oauth2.consentRequest({ consent_id: consentId })
+ *   if (!request) return
+ *   const allow = window.confirm(`Allow ${request.client.name}${request.client.verified ? '' : ' (unverified)'}: ${request.scopes.join(', ')}?`)
+ *   const { data: next } = await client.oauth2.consent({ accept: allow, consentId })
+ *   if (next) window.location.assign(next.redirectURI)
  * }
  */
 export function oidcProviderClient(): OidcProviderClient {

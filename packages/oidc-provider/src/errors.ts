@@ -35,8 +35,13 @@ export const OidcErrors = defineErrors({
   REGISTRATION_NOT_ALLOWED: { status: 401, message: 'Client registration requires a signed-in user' },
   ACCESS_DENIED: { status: 403, message: 'The user denied the request' },
   NO_PENDING_CONSENT: { status: 400, message: 'No pending consent request' },
-  /** Several requests wait for consent in this browser and the answer did not say which (docs/oidc-provider.md#consent). */
-  CONSENT_ID_REQUIRED: { status: 400, message: 'More than one consent request is pending: send the consentId of the one shown' },
+  /**
+   * An answer without `consentId` while it is unclear which request the user saw: none was
+   * loaded from GET /oauth2/consent, or another was loaded or started too (docs/oidc-provider.md#consent).
+   */
+  CONSENT_ID_REQUIRED: { status: 400, message: 'Say which consent request was shown: send its consentId' },
+  /** An admin's impersonation session (docs/oidc-provider.md#impersonation-sessions). */
+  IMPERSONATION_NOT_ALLOWED: { status: 403, message: 'An impersonation session cannot authorize applications' },
   CLIENT_NOT_FOUND: { status: 404, message: 'Client not found' },
   NO_CONSENT_PAGE: { status: 500, message: 'No consent page provided' },
   SERVER_ERROR: { status: 500, message: 'Server error' },
@@ -63,6 +68,7 @@ const oauthCodes: Readonly<Record<OidcErrorCode, string>> = {
   ACCESS_DENIED: 'access_denied',
   NO_PENDING_CONSENT: 'invalid_request',
   CONSENT_ID_REQUIRED: 'invalid_request',
+  IMPERSONATION_NOT_ALLOWED: 'access_denied',
   CLIENT_NOT_FOUND: 'invalid_client',
   NO_CONSENT_PAGE: 'server_error',
   SERVER_ERROR: 'server_error',

@@ -52,8 +52,23 @@ export interface OAuthClient {
   readonly skipConsent: boolean
   /** True for clients from `trustedClients`, which are not stored. */
   readonly trusted: boolean
+  /**
+   * Registered by the operator (`trustedClients`, `api.oauth2CreateClient`,
+   * a server-side `api.oauth2Register`, or marked so by `oauth2UpdateClient`),
+   * as opposed to self-registered over HTTP at /oauth2/register: an
+   * unverified client's name and URIs are its own claim, its authorization
+   * errors are shown rather than redirected, and the consent page says so
+   * (docs/oidc-provider.md#verified-and-self-registered-clients).
+   */
+  readonly verified: boolean
   readonly createdAt: Date | null
   readonly updatedAt: Date | null
+}
+
+/** One authentication context class and the sign-in methods (RFC 8176 `amr` values) it requires. */
+export interface AcrValue {
+  readonly value: string
+  readonly amr: readonly string[]
 }
 
 /** The fields of the discovery document an application may override. */
@@ -106,6 +121,23 @@ export interface OidcProviderOptions {
     /** Seconds between key rotations. */
     readonly rotationInterval?: number | undefined
   } | undefined
+  /**
+   * Seconds after a refresh token's rotation during which the same client
+   * presenting it again gets another pair of the same family instead of the
+   * family's revocation: two tabs or a retry after a timeout refreshing at
+   * once. Default 10; 0 makes every reuse revoke the family
+   * (docs/oidc-provider.md#refresh-token-rotation).
+   */
+  readonly refreshTokenReuseInterval?: number | undefined
+  /**
+   * Authentication context classes (the ID Token's `acr`), strongest first:
+   * each names the `amr` methods a sign-in needs for it, e.g.
+   * `[{ value: 'urn:example:mfa', amr: ['mfa'] }, { value: 'urn:example:pwd', amr: ['pwd'] }]`.
+   * The ID Token carries the first requested `acr_values` entry the sign-in
+   * satisfies, else the first configured one it satisfies, else no `acr`
+   * (docs/oidc-provider.md#amr-and-acr).
+   */
+  readonly acrValues?: readonly AcrValue[] | undefined
   /** Extra claims for the ID Token and userinfo, given the granted scopes. */
   readonly getAdditionalUserInfoClaims?:
     | ((user: User, scopes: readonly string[], client: OAuthClient) => MaybePromise<Record<string, unknown>>)
@@ -129,6 +161,8 @@ export interface ResolvedOidcOptions {
   readonly accessTokenExpiresIn: number
   readonly refreshTokenExpiresIn: number
   readonly refreshTokenMaxAge: number
+  readonly refreshTokenReuseInterval: number
+  readonly acrValues: readonly AcrValue[]
   readonly signing: {
     readonly algorithm: SigningAlgorithm
     readonly additionalAlgorithms: readonly SigningAlgorithm[]
@@ -144,6 +178,8 @@ export const DEFAULT_ACCESS_TOKEN_EXPIRES_IN = 3600
 export const DEFAULT_REFRESH_TOKEN_EXPIRES_IN = 604_800
 /** Thirty days: the absolute lifetime of a grant's refresh tokens. */
 export const DEFAULT_REFRESH_TOKEN_MAX_AGE = 2_592_000
+/** Ten seconds: how long a just-rotated refresh token may be presented again by its client. */
+export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10
 /** Max age of the login-prompt and consent cookies, in seconds. */
 export const PENDING_REQUEST_MAX_AGE = 600
 /** Thirty days: keys older than this are replaced, their public halves kept until their tokens expire. */
@@ -169,6 +205,8 @@ export function resolveOidcOptions(options: OidcProviderOptions): ResolvedOidcOp
     accessTokenExpiresIn: options.accessTokenExpiresIn ?? DEFAULT_ACCESS_TOKEN_EXPIRES_IN,
     refreshTokenExpiresIn: options.refreshTokenExpiresIn ?? DEFAULT_REFRESH_TOKEN_EXPIRES_IN,
     refreshTokenMaxAge: options.refreshTokenMaxAge ?? DEFAULT_REFRESH_TOKEN_MAX_AGE,
+    refreshTokenReuseInterval: Math.max(0, options.refreshTokenReuseInterval ?? DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL),
+    acrValues: options.acrValues ?? [],
     signing: {
       algorithm: options.signing?.algorithm ?? 'RS256',
       additionalAlgorithms: options.signing?.additionalAlgorithms ?? [],

@@ -39,6 +39,12 @@ export const oidcProviderSchema = {
       /** First-party clients made through `api.oauth2CreateClient` may skip the consent page. */
       skipConsent: { type: 'boolean', defaultValue: false },
       disabled: { type: 'boolean', defaultValue: false },
+      /**
+       * Registered by the operator rather than self-registered at /oauth2/register
+       * (docs/oidc-provider.md#verified-and-self-registered-clients). Rows from before
+       * the column count as self-registered until the operator marks them.
+       */
+      verified: { type: 'boolean', defaultValue: false },
       userId: { type: 'string', required: false, index: true, references: user },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
@@ -60,6 +66,10 @@ export const oidcProviderSchema = {
       authTime: { type: 'date', required: false },
       /** When the user authorized the grant: refresh tokens of the family end `refreshTokenMaxAge` after it. */
       grantedAt: { type: 'date', required: false },
+      /** How the user signed in for the grant (space-separated RFC 8176 values): the ID Token's `amr`, kept for refreshed ID Tokens. */
+      amr: { type: 'string', required: false },
+      /** The ID Token's `acr` chosen at authorization (docs/oidc-provider.md#amr-and-acr). */
+      acr: { type: 'string', required: false },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
     },
@@ -71,6 +81,11 @@ export const oidcProviderSchema = {
       /** Space-separated. */
       scopes: { type: 'string' },
       consentGiven: { type: 'boolean', defaultValue: false },
+      /**
+       * When the user last ended this client's grant (connected apps): codes and
+       * pending consents issued up to then are refused (docs/oidc-provider.md#connected-apps).
+       */
+      revokedAt: { type: 'date', required: false },
       createdAt: { type: 'date' },
       updatedAt: { type: 'date' },
     },

@@ -254,7 +254,7 @@ describe('sign-in detour', () => {
     expect(lines.find((line) => line.includes('oidc_login_prompt'))).toMatch(/Max-Age=0/i)
     expect(lines.find((line) => line.includes('oidc_consent_prompt'))).toMatch(/Max-Age=600/i)
 
-    const consent = await postConsent(auth, cookieHeader(signIn, pending), true)
+    const consent = await postConsent(auth, cookieHeader(signIn, pending), true, next.searchParams.get('consent_id') ?? '')
     const back = new URL(String(consent.body.redirectURI))
     expect(back.origin + back.pathname).toBe(CALLBACK)
     expect(back.searchParams.get('code')).toHaveLength(32)

@@ -83,12 +83,13 @@ describe('oidc-provider route table', () => {
         .map(([name]) => [name, protocol]),
     )
     expectTableMatches(oidcProviderRoutes, endpoints, leftOut)
-    expect(Object.values(oidcProviderRoutes.oauth2).map((route) => route.path)).toEqual([
-      '/oauth2/consent',
-      '/oauth2/client/:id',
-      '/oauth2/register',
-      '/oauth2/grants',
-      '/oauth2/grants/revoke',
+    expect(Object.values(oidcProviderRoutes.oauth2).map((route) => `${route.method} ${route.path}`)).toEqual([
+      'GET /oauth2/consent',
+      'POST /oauth2/consent',
+      'GET /oauth2/client/:id',
+      'POST /oauth2/register',
+      'GET /oauth2/grants',
+      'POST /oauth2/grants/revoke',
     ])
   })
 })
@@ -139,7 +140,13 @@ describe('calls', () => {
 
     const consentPage = await authorize(tab, created.client_id, 'first')
     expect(`${consentPage.origin}${consentPage.pathname}`).toBe(`${BASE}/consent`)
-    expect(consentPage.searchParams.get('client_id')).toBe(created.client_id)
+    // The page shows what the server holds for its consent_id, then answers with the spec's `{ accept }` alone.
+    const shown = await client.oauth2.consentRequest({ consent_id: consentPage.searchParams.get('consent_id') ?? '' })
+    expect(shown.data).toEqual({
+      consentId: consentPage.searchParams.get('consent_id'),
+      scopes: ['openid', 'email'],
+      client: { clientId: created.client_id, name: 'Notes', verified: false, icon: 'https://rp.example.com/logo.png', clientURI: null, policyURI: null, tosURI: null },
+    })
     const allowed = await client.oauth2.consent({ accept: true })
     expect(allowed.error).toBeNull()
     const back = new URL(allowed.data?.redirectURI ?? '')
@@ -150,8 +157,8 @@ describe('calls', () => {
 
     // Another client, denied.
     const other = await registered(client, 'Other')
-    await authorize(tab, other.client_id, 'second')
-    const denied = await client.oauth2.consent({ accept: false })
+    const otherPage = await authorize(tab, other.client_id, 'second')
+    const denied = await client.oauth2.consent({ accept: false, consentId: otherPage.searchParams.get('consent_id') ?? '' })
     const refused = new URL(denied.data?.redirectURI ?? '')
     expect(refused.searchParams.get('error')).toBe('access_denied')
     expect(refused.searchParams.get('state')).toBe('second')

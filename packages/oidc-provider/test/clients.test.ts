@@ -46,12 +46,13 @@ describe('POST /oauth2/register', () => {
       post_logout_redirect_uris: ['https://rp.example.com/bye'],
       logo_uri: 'https://rp.example.com/logo.png',
       scope: 'openid email',
-      client_uri: 'https://rp.example.com',
+      // Stored and echoed as parsed (docs/oidc-provider.md#registering-clients).
+      client_uri: 'https://rp.example.com/',
       contacts: ['ops@rp.example.com'],
     })
     const { db } = await auth.$context
     const row = await db.findOne<Record<string, unknown>>({ model: 'oauthApplication', where: { field: 'clientId', value: reply.body.client_id } })
-    expect(row).toMatchObject({ userId: user.id, type: 'web', redirectURLs: `${CALLBACK},http://127.0.0.1:8080/cb`, disabled: false })
+    expect(row).toMatchObject({ userId: user.id, type: 'web', redirectURLs: `${CALLBACK},http://127.0.0.1:8080/cb`, disabled: false, verified: false })
     expect(row?.clientSecret).not.toBe(reply.body.client_secret)
     expect(String(row?.clientSecret)).toHaveLength(43)
 

@@ -160,7 +160,7 @@ describe('authorization request parameters', () => {
 
     const other = await createClient(auth)
     const toConsent = await getAuthorize(auth, authorizeQuery(other, { state }).query, user.cookie)
-    const denied = await postConsent(auth, cookieHeader(toConsent, user.cookie), false)
+    const denied = await postConsent(auth, cookieHeader(toConsent, user.cookie), false, location(toConsent).searchParams.get('consent_id') ?? '')
     const back = new URL(String(denied.body.redirectURI))
     expect(back.searchParams.get('error')).toBe('access_denied')
     expect(back.searchParams.get('state')).toBe(state)

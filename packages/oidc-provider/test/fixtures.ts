@@ -6,6 +6,7 @@
  * what the browser or the relying party would see.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import type { GatehousePlugin } from '@gatehouse/core'
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose'
 import { expect } from 'vitest'
 import { accountAuth, authed, cookieHeader, signUp } from '../../core/test/accounts.js'
@@ -26,6 +27,18 @@ export function providerAuth(options: Partial<OidcProviderOptions> = {}, core: P
     ...core,
     plugins: [oidcProvider({ loginPage: LOGIN_PAGE, consentPage: CONSENT_PAGE, ...options })],
   })
+}
+
+/**
+ * The provider beside a plugin that only declares schema fields (no
+ * endpoints, no hooks): such as the admin plugin's `impersonatedBy` on
+ * sessions, without the admin plugin. Its api and handler are exactly the
+ * provider's, which the type says; TypeScript cannot see that through the
+ * plugin tuple, hence the one cast.
+ */
+export function providerAuthWithFields(fields: GatehousePlugin, options: Partial<OidcProviderOptions> = {}): ProviderAuth {
+  const auth = accountAuth({ plugins: [oidcProvider({ loginPage: LOGIN_PAGE, consentPage: CONSENT_PAGE, ...options }), fields] })
+  return auth as unknown as ProviderAuth
 }
 
 export interface TestUser {
@@ -106,6 +119,12 @@ export async function postConsent(auth: ProviderAuth, cookie: string, accept: bo
   return { response, status: response.status, body: (await response.json()) as Record<string, unknown>, cookie: cookieHeader(response, cookie) }
 }
 
+/** GET /oauth2/consent?consent_id=…, as the consent page loads what it shows; answers the body and the browser's cookie after it. */
+export async function getConsentRequest(auth: ProviderAuth, cookie: string, consentId: string) {
+  const response = await auth.handler(authed(`/api/auth/oauth2/consent?consent_id=${encodeURIComponent(consentId)}`, cookie))
+  return { response, status: response.status, body: (await response.json()) as Record<string, any>, cookie: cookieHeader(response, cookie) }
+}
+
 /**
  * Runs authorize (and consent, when the page is shown) for a signed-in user
  * and answers the code and the verifier that redeems it.
@@ -115,7 +134,7 @@ export async function authorizeCode(auth: ProviderAuth, user: TestUser, client: 
   const response = await getAuthorize(auth, query, user.cookie)
   let target = location(response)
   if (target.href.startsWith(CONSENT_PAGE)) {
-    const consent = await postConsent(auth, cookieHeader(response, user.cookie), true)
+    const consent = await postConsent(auth, cookieHeader(response, user.cookie), true, target.searchParams.get('consent_id') ?? '')
     expect(consent.status).toBe(200)
     target = new URL(String(consent.body.redirectURI))
   }

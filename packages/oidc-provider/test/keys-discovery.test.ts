@@ -43,7 +43,7 @@ describe('GET /.well-known/openid-configuration', () => {
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       code_challenge_methods_supported: ['S256'],
       prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
-      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'email', 'email_verified', 'name', 'picture', 'given_name', 'family_name'],
+      claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp', 'amr', 'acr', 'email', 'email_verified', 'name', 'picture', 'given_name', 'family_name'],
       claims_parameter_supported: false,
       request_parameter_supported: false,
       request_uri_parameter_supported: false,

@@ -4,7 +4,7 @@
  * RP-initiated logout at end-session.
  */
 import { describe, expect, it } from 'vitest'
-import { cookieHeader } from '../../core/test/accounts.js'
+import { authed, cookieHeader } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
 import {
   authorizeCode,
@@ -218,15 +218,12 @@ describe('end-session', () => {
     expect(await session.json()).toBeNull()
   })
 
-  it('refuses an unregistered post_logout_redirect_uri, a forged hint, and a target without a client', async () => {
+  it('refuses an unregistered post_logout_redirect_uri and a target without a client', async () => {
     const auth = providerAuth()
-    const { user, idToken, client } = await signedInWithIdToken(auth)
+    const { user, idToken } = await signedInWithIdToken(auth)
     const unregistered = await endSession(auth, { id_token_hint: idToken, post_logout_redirect_uri: 'https://rp.example.com/logged-out/' }, user.cookie)
     expect(unregistered.status).toBe(400)
     expect((await unregistered.json()).error).toBe('invalid_request')
-    const [header, payload] = idToken.split('.')
-    const forged = await endSession(auth, { id_token_hint: `${header}.${payload}.AAAA` }, user.cookie)
-    expect(forged.status).toBe(400)
     const noClient = await endSession(auth, { post_logout_redirect_uri: 'https://rp.example.com/logged-out' }, user.cookie)
     expect(noClient.status).toBe(400)
     // The refused requests signed nobody out.
@@ -264,14 +261,53 @@ describe('end-session', () => {
     expect(await none.json()).toEqual({ success: true })
   })
 
-  it("a hint about another user leaves the signed-in user's session alone", async () => {
+  it("the review's redirector: the attacker's own ID Token as the hint never sends anyone to the attacker's URI", async () => {
     const auth = providerAuth()
-    const { idToken } = await signedInWithIdToken(auth)
-    const bystander = await newUser(auth)
-    const response = await endSession(auth, { id_token_hint: idToken }, bystander.cookie)
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ success: true })
+    // The attacker's client (self-registered, their own post-logout URI) and an ID Token for their own account.
+    const attacker = await newUser(auth)
+    const registered = await auth.handler(
+      authed('/api/auth/oauth2/register', attacker.cookie, {
+        json: { client_name: 'B', redirect_uris: [CALLBACK], post_logout_redirect_uris: ['https://evil.example/bye'] },
+      }),
+    )
+    const { client_id, client_secret } = (await registered.json()) as { client_id: string; client_secret: string }
+    const tokens = await tokensFor(auth, attacker, { clientId: client_id, clientSecret: client_secret }, 'openid')
+    auth.clock.advance(7200_000)
+    const link = { id_token_hint: tokens.id_token ?? '', post_logout_redirect_uri: 'https://evil.example/bye', state: 's' }
+
+    // The victim, signed in: asked, not signed out, not redirected.
+    const victim = await newUser(auth)
+    const asked = await endSession(auth, link, victim.cookie)
+    expect(asked.status).toBe(200)
+    expect(asked.headers.get('location')).toBeNull()
+    const page = await asked.text()
+    expect(page).toContain(`<form method="post" action="${BASE}/api/auth/oauth2/end-session">`)
+    expect(page).not.toContain('evil.example')
     const { db } = await auth.$context
-    expect(await db.count({ model: 'session', where: { field: 'userId', value: bystander.id } })).toBe(1)
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: victim.id } })).toBe(1)
+
+    // No session at all: a page with a link, labelled by its host, never a redirect.
+    const anonymous = await endSession(auth, link)
+    expect(anonymous.status).toBe(200)
+    expect(anonymous.headers.get('location')).toBeNull()
+    expect(anonymous.headers.get('content-security-policy')).toContain("frame-ancestors 'none'")
+    const signedOut = await anonymous.text()
+    expect(signedOut).toContain('<a href="https://evil.example/bye?state=s" rel="noreferrer">Continue to evil.example</a>')
+  })
+
+  it('a hint that does not verify (a retired key, a forgery) counts as no hint: the user is asked, not refused (RP-Initiated Logout §2)', async () => {
+    const auth = providerAuth()
+    const { user, idToken, client } = await signedInWithIdToken(auth)
+    const [header, payload] = idToken.split('.')
+    const unverifiable = `${header}.${payload}.AAAA`
+    const response = await endSession(auth, { id_token_hint: unverifiable, post_logout_redirect_uri: 'https://rp.example.com/logged-out' }, user.cookie)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('location')).toBeNull()
+    expect(await response.text()).toContain('Sign out?')
+    const { db } = await auth.$context
+    expect(await db.count({ model: 'session', where: { field: 'userId', value: user.id } })).toBe(1)
+    // With the client named, its registered URI is still checked; nobody signed in is told so.
+    const named = await endSession(auth, { id_token_hint: unverifiable, client_id: client.clientId })
+    expect(await named.json()).toEqual({ success: true })
   })
 })

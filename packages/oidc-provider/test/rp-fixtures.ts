@@ -149,8 +149,12 @@ export async function browse(tab: Browser, authorizationURL: URL, signIn?: { ema
     next = new URL(body.url ?? '', origin)
   }
   if (`${next.origin}${next.pathname}` === `${origin}/consent`) {
-    expect(next.searchParams.get('client_id')).toBe(authorizationURL.searchParams.get('client_id'))
-    expect(next.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['openid']))
+    // The page shows what the server holds for its consent_id, then answers with the spec's `{ accept }` alone.
+    const shown = await tab.send(`${tab.provider.issuer}/oauth2/consent?consent_id=${encodeURIComponent(next.searchParams.get('consent_id') ?? '')}`)
+    expect(shown.status).toBe(200)
+    const request = (await shown.json()) as { client: { clientId: string }; scopes: string[] }
+    expect(request.client.clientId).toBe(authorizationURL.searchParams.get('client_id'))
+    expect(request.scopes).toEqual(expect.arrayContaining(['openid']))
     const consent = await tab.json('/oauth2/consent', { accept: true })
     expect(consent.status).toBe(200)
     const { redirectURI } = (await consent.json()) as { redirectURI: string }

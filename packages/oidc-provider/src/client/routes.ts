@@ -1,7 +1,7 @@
 /**
  * @module
- * The provider routes a browser calls, as `client.oauth2.<name>`: the consent
- * decision, the public face of a client (for the consent page), dynamic
+ * The provider routes a browser calls, as `client.oauth2.<name>`: the pending
+ * consent request the page shows, the consent decision, the public face of a client (for the consent page), dynamic
  * registration, and the user's connected apps (grants, revokeGrant). The protocol routes (authorize, token, userinfo, ...) are
  * not here: a relying party speaks OAuth to them with its own library, and
  * the browser reaches authorize by navigation, never by fetch. A test
@@ -9,10 +9,12 @@
  */
 import * as z from 'zod/mini'
 import type { RouteTable } from '@gatehouse/react'
-import { consentShape, grantShape, publicClientShape, registeredClientShape, statusShape } from './shapes.js'
+import { consentRequestShape, consentShape, grantShape, publicClientShape, registeredClientShape, statusShape } from './shapes.js'
 
 export const oidcProviderRoutes = {
   oauth2: {
+    // What the consent page shows, by the consent_id of its URL: never the client_id or scope of the URL itself.
+    consentRequest: { endpoint: 'oauth2ConsentRequest', method: 'GET', path: '/oauth2/consent', output: consentRequestShape },
     // Sent as JSON, so the server answers `{ redirectURI }` instead of a 302 the fetch would follow blindly.
     consent: { endpoint: 'oauth2Consent', method: 'POST', path: '/oauth2/consent', output: consentShape },
     clientInfo: {
@@ -30,6 +32,9 @@ export const oidcProviderRoutes = {
 } as const satisfies RouteTable
 
 export type OidcProviderRoutes = typeof oidcProviderRoutes
+
+/** The pending consent request as `client.oauth2.consentRequest({ consent_id })` answers it. */
+export type ConsentRequest = z.infer<typeof consentRequestShape>
 
 /** The public client answer as the hook holds it. */
 export type PublicClient = z.infer<typeof publicClientShape>

@@ -16,6 +16,25 @@ export const publicClientShape = z.looseObject({
   icon: z.nullable(z.string()),
 })
 
+/**
+ * GET /oauth2/consent?consent_id=…: the pending request as the consent page
+ * shows it, read from the server (docs/oidc-provider.md#consent). `verified`
+ * is false for a self-registered client; the URIs are https or null.
+ */
+export const consentRequestShape = z.looseObject({
+  consentId: z.string(),
+  scopes: z.array(z.string()),
+  client: z.looseObject({
+    clientId: z.string(),
+    name: z.string(),
+    verified: z.boolean(),
+    icon: z.nullable(z.string()),
+    clientURI: z.nullable(z.string()),
+    policyURI: z.nullable(z.string()),
+    tosURI: z.nullable(z.string()),
+  }),
+})
+
 /** GET /oauth2/grants: one entry per connected app (docs/oidc-provider.md#connected-apps). */
 export const grantShape = z.looseObject({
   clientId: z.string(),

@@ -45,6 +45,8 @@ export const CLAIMS_SUPPORTED = [
   'nonce',
   'at_hash',
   'azp',
+  'amr',
+  'acr',
   'email',
   'email_verified',
   'name',
@@ -106,6 +108,8 @@ export function discoveryDocument(ctx: KeyContext, options: ResolvedOidcOptions)
     code_challenge_methods_supported: options.allowPlainCodeChallengeMethod ? ['S256', 'plain'] : ['S256'],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     claims_supported: [...CLAIMS_SUPPORTED],
+    // OpenID Connect Discovery §3: the classes `acr_values` may ask for, when the application configured some.
+    ...(options.acrValues.length > 0 ? { acr_values_supported: options.acrValues.map((entry) => entry.value) } : {}),
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

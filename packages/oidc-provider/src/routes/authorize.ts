@@ -6,7 +6,9 @@
  * or the client), except for the errors that must not be redirected (an
  * unknown client, a redirect URI not registered exactly): those are answered
  * here with their status, as the OAuth error object for an API caller and as
- * core's error page for a browser (docs/oidc-provider.md#authorization). The
+ * core's error page for a browser (docs/oidc-provider.md#authorization). So
+ * are a self-registered client's errors before the user interacted (RFC 9700
+ * §4.11.2; services/authorization.ts). The
  * POST form comes from the relying party's origin, so the origin check is
  * off: the request changes nothing a GET by navigation could not.
  */
@@ -64,7 +66,14 @@ export function oauth2Authorize(options: ResolvedOidcOptions) {
       const signIn = session ? { userId: session.user.id, signedInAt: session.session.createdAt, sessionToken: session.session.token } : null
       const params = ctx.method === 'POST' ? (ctx.body ?? {}) : (ctx.query ?? {})
       try {
-        return ctx.redirect(await continueAuthorization(ctx, options, params, signIn))
+        const step = await continueAuthorization(ctx, options, params, signIn)
+        if ('redirect' in step) return ctx.redirect(step.redirect)
+        const { error, description } = step.errorPage
+        if (prefersHtml(ctx.headers.get('accept'))) return errorPageResponse({ appName: ctx.options.appName, error, description, status: 400 })
+        return new Response(JSON.stringify({ error, error_description: description }), {
+          status: 400,
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        })
       } catch (error) {
         // Not redirectable: the address is unverified. A person sees a page; an API caller keeps the JSON.
         if (!(error instanceof OAuthError) || !prefersHtml(ctx.headers.get('accept'))) throw error

@@ -38,7 +38,7 @@ export function oauth2RevokeGrant() {
     use: [sensitiveSessionMiddleware],
     handler: async (ctx) => {
       // Answered alike whether or not the client held anything: the caller learns nothing about other clients.
-      await revokeClientGrant(ctx.db, ctx.session.user.id, ctx.body.clientId)
+      await revokeClientGrant(ctx.db, ctx.session.user.id, ctx.body.clientId, ctx.clock.now())
       return { status: true }
     },
   })

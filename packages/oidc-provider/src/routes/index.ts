@@ -7,6 +7,7 @@ import type { ResolvedOidcOptions } from '../options.js'
 import { oauth2Authorize } from './authorize.js'
 import { oauth2ClientInfo } from './client-info.js'
 import { oauth2Consent } from './consent.js'
+import { oauth2ConsentRequest } from './consent-request.js'
 import { getOpenIdConfiguration } from './discovery.js'
 import { oauth2EndSession, oauth2EndSessionConfirm } from './end-session.js'
 import { oauth2ListGrants, oauth2RevokeGrant } from './grants.js'
@@ -30,6 +31,7 @@ export function oidcProviderEndpoints(options: ResolvedOidcOptions) {
     getJwks: getJwks(options),
     oauth2Authorize: oauth2Authorize(options),
     oauth2Consent: oauth2Consent(options),
+    oauth2ConsentRequest: oauth2ConsentRequest(options),
     oauth2Token: oauth2Token(options),
     oauth2UserInfo: oauth2UserInfo(options),
     oauth2Register: oauth2Register(options),

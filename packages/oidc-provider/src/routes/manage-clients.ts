@@ -5,7 +5,8 @@
  * `oauth2DeleteClient`, for applications that register clients from code
  * (docs/oidc-provider.md#registering-clients). Never routed: over HTTP they
  * answer 404, like core's set-password. The same checks as registration
- * apply; only these calls may mark a client `skipConsent` or disable it.
+ * apply; only these calls may mark a client `skipConsent`, mark it verified
+ * (clients created here are) or disable it.
  */
 import { defineEndpoint, type Row } from '@gatehouse/core'
 import { z } from 'zod'
@@ -35,6 +36,8 @@ const settings = () =>
     scope: z.string().nullable().optional(),
     metadata: z.record(z.string(), z.unknown()).nullable().optional(),
     skipConsent: z.boolean().optional(),
+    // Marks a client as vetted by the operator (docs/oidc-provider.md#verified-and-self-registered-clients).
+    verified: z.boolean().optional(),
   })
 
 export function oauth2CreateClient(options: ResolvedOidcOptions) {
@@ -92,6 +95,7 @@ export function oauth2UpdateClient(options: ResolvedOidcOptions) {
         scope: current.scope,
         metadata: current.metadata,
         skipConsent: current.skipConsent,
+        verified: current.verified,
         ...withoutUndefined(update),
       })
       if (merged.type !== current.type) {

@@ -8,7 +8,17 @@
  * disabled client, redirect URI not registered exactly) are answered here and
  * never redirected: an unverified URI must not receive anything. Every later
  * error redirects with `error`, `error_description`, the request's `state`
- * and `iss` (RFC 9207).
+ * and `iss` (RFC 9207), with one exception: a self-registered client's error
+ * before the user did anything is shown on an error page instead (RFC 9700
+ * §4.11.2). Anyone can register a client whose redirect URI is their own
+ * site, and an error redirect needs no user and no consent, so the provider
+ * would otherwise be an open redirector with its own trusted origin in the
+ * link (docs/oidc-provider.md#verified-and-self-registered-clients).
+ *
+ * An impersonation session (a session row with `impersonatedBy`, set by the
+ * admin plugin) never authorizes a client: the consent and the tokens would
+ * be the user's, given by someone else, and would outlive the impersonation
+ * (docs/oidc-provider.md#impersonation-sessions).
  *
  * The same function serves GET /oauth2/authorize, the resumption after
  * sign-in (the after-hook on sign-in) and the login page re-opening the
@@ -22,6 +32,8 @@ import { PENDING_REQUEST_MAX_AGE, type OAuthClient, type ResolvedOidcOptions } f
 import { findClient } from './clients.js'
 import { createCode, type Grant } from './codes.js'
 import { hasConsent } from './consents.js'
+import { chooseAcr } from './amr.js'
+import { sessionFacts } from './session-facts.js'
 import { addPendingConsent } from './pending-consents.js'
 import { isRegistered, withParams } from './redirect-uris.js'
 
@@ -50,6 +62,8 @@ interface ValidRequest {
   readonly prompt: ReadonlySet<string>
   readonly maxAge: number | undefined
   readonly idTokenHint: string | undefined
+  /** OpenID Connect Core §3.1.2.1 `acr_values`, in order of preference (voluntary: docs/oidc-provider.md#amr-and-acr). */
+  readonly acrValues: readonly string[]
 }
 
 /** A redirect to `redirectURI` carrying an authorization error (RFC 6749 §4.1.2.1, RFC 9207). */
@@ -70,7 +84,25 @@ function single(query: AuthorizeQuery, name: string): string | undefined | null 
   return value === '' ? undefined : value
 }
 
-type Checked = { readonly ok: true; readonly request: ValidRequest } | { readonly ok: false; readonly redirect: string }
+/** An authorization error: the client's redirect URI is verified, but whether it gets the error depends on who registered it. */
+interface Refusal {
+  readonly client: OAuthClient
+  readonly redirectURI: string
+  readonly state: string | undefined
+  readonly error: string
+  readonly description: string
+}
+
+type Checked = { readonly ok: true; readonly request: ValidRequest } | { readonly ok: false; readonly refusal: Refusal }
+
+/**
+ * Where the browser goes next: a redirect (the login page, the consent page,
+ * the client), or an error shown here because redirecting it would make the
+ * provider a redirector (a self-registered client, before the user interacted).
+ */
+export type AuthorizeStep =
+  | { readonly redirect: string }
+  | { readonly errorPage: { readonly error: string; readonly description: string } }
 
 /**
  * Checks the request. Throws `OAuthError` for what must not be redirected;
@@ -85,19 +117,17 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
   if (!client) throw new OAuthError(OidcErrors.UNKNOWN_CLIENT)
   const redirectURI = single(query, 'redirect_uri')
   // OpenID Connect Core §3.1.2.1: redirect_uri is required, and must match exactly.
-  if (!redirectURI || !isRegistered(client.redirectURLs, redirectURI)) throw new OAuthError(OidcErrors.INVALID_REDIRECT_URI)
+  const holder = { type: client.type, isPublic: client.tokenEndpointAuthMethod === 'none' }
+  if (!redirectURI || !isRegistered(client.redirectURLs, redirectURI, holder)) throw new OAuthError(OidcErrors.INVALID_REDIRECT_URI)
   if (client.disabled) throw new OAuthError(OidcErrors.CLIENT_DISABLED)
 
   const stateValue = single(query, 'state')
   const state = stateValue ?? undefined
-  const fail = (error: string, description: string): Checked => ({
-    ok: false,
-    redirect: errorRedirect(ctx, { redirectURI, state }, error, description),
-  })
+  const fail = (error: string, description: string): Checked => ({ ok: false, refusal: { client, redirectURI, state, error, description } })
   if (stateValue === null) return fail('invalid_request', 'state must be given once')
 
-  // Parameters not named anywhere here (display, claims_locales, acr_values, ui_locales, claims, ...) are ignored (RFC 6749 §3.1).
-  const names = ['response_type', 'scope', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'response_mode', 'id_token_hint']
+  // Parameters not named anywhere here (display, claims_locales, ui_locales, claims, ...) are ignored (RFC 6749 §3.1).
+  const names = ['response_type', 'scope', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'response_mode', 'id_token_hint', 'acr_values']
   const repeated = names.find((name) => single(query, name) === null)
   if (repeated) return fail('invalid_request', `${repeated} must be given once`)
   const param = (name: string) => single(query, name) ?? undefined
@@ -169,6 +199,7 @@ export async function checkAuthorizeRequest(ctx: FlowContext, options: ResolvedO
       prompt,
       maxAge,
       idTokenHint: param('id_token_hint'),
+      acrValues: (param('acr_values') ?? '').split(' ').filter(Boolean),
     },
   }
 }
@@ -225,10 +256,12 @@ function toSearchParams(query: AuthorizeQuery): URLSearchParams {
 /**
  * Where the browser goes next for this authorization request, given who is
  * signed in and since when (null when signed out). Sets or clears the pending-request
- * cookies as a side effect.
+ * cookies as a side effect. `justSignedIn`: the user just signed in for
+ * this request (the after-hook), so an error now follows their interaction.
  *
  * @example
- * const next = await continueAuthorization(ctx, options, ctx.query, { userId, signedInAt }) // 'https://rp.test/cb?code=…&state=…&iss=…'
+ * const next = await continueAuthorization(ctx, options, ctx.query, { userId, signedInAt, sessionToken })
+ * // { redirect: 'https://rp.test/cb?code=…&state=…&iss=…' }
  */
 export async function continueAuthorization(
   ctx: FlowContext,
@@ -236,18 +269,26 @@ export async function continueAuthorization(
   query: AuthorizeQuery,
   signIn: SignedIn | null,
   flags: { readonly justSignedIn?: boolean } = {},
-): Promise<string> {
+): Promise<AuthorizeStep> {
+  const pending = readPendingLogin(ctx)
+  // The user came back from the login page for this very request, or just signed in for it: they took part.
+  const returning = pending !== null && canonical(pending.query) === canonical(query)
+  const interacted = flags.justSignedIn === true || returning
+  const refuse = (refusal: Refusal): AuthorizeStep =>
+    refusal.client.verified || interacted
+      ? { redirect: errorRedirect(ctx, refusal, refusal.error, refusal.description) }
+      : { errorPage: { error: refusal.error, description: refusal.description } }
+
   const checked = await checkAuthorizeRequest(ctx, options, query)
-  if (!checked.ok) return checked.redirect
+  if (!checked.ok) return refuse(checked.refusal)
   const request = checked.request
-  const fail = (error: string, description: string) => errorRedirect(ctx, request, error, description)
+  const fail = (error: string, description: string) => refuse({ ...request, error, description })
   const now = ctx.auth.clock.now().getTime()
 
   // A sign-in after we sent the user to the login page for this very request satisfies prompt=login and max_age.
-  const pending = readPendingLogin(ctx)
   const signedInSince =
     flags.justSignedIn === true ||
-    (signIn !== null && pending !== null && canonical(pending.query) === canonical(query) && signIn.signedInAt.getTime() > pending.issuedAt)
+    (signIn !== null && pending !== null && returning && signIn.signedInAt.getTime() > pending.issuedAt)
   const forcedLogin = request.prompt.has('login') || request.prompt.has('select_account')
   const tooOld = request.maxAge !== undefined && signIn !== null && now - signIn.signedInAt.getTime() > request.maxAge * 1000
   // OpenID Connect Core §3.1.2.1: id_token_hint names who the client expects. Another signed-in user counts as
@@ -263,9 +304,13 @@ export async function continueAuthorization(
     if (request.prompt.has('none')) return fail('login_required', 'The user is not signed in')
     const value: PendingLogin = { query: { ...query }, issuedAt: now }
     ctx.cookies.setSigned(LOGIN_COOKIE, JSON.stringify(value), { maxAge: PENDING_REQUEST_MAX_AGE })
-    return appendQuery(options.loginPage, toSearchParams(query))
+    return { redirect: appendQuery(options.loginPage, toSearchParams(query)) }
   }
   if (pending !== null) ctx.cookies.delete(LOGIN_COOKIE)
+
+  const facts = await sessionFacts(ctx.auth.db, signIn.sessionToken)
+  // OpenID Connect Core §3.1.2.6: access_denied, the answer of a user who says no. The real user never said yes.
+  if (facts.impersonated) return fail('access_denied', 'An impersonation session cannot authorize applications')
 
   const { client } = request
   const grant: Grant = {
@@ -279,6 +324,9 @@ export async function continueAuthorization(
     codeChallengeMethod: request.codeChallengeMethod,
     authTime: signIn.signedInAt.getTime(),
     sessionToken: signIn.sessionToken,
+    issuedAt: now,
+    ...(facts.amr.length > 0 ? { amr: facts.amr } : {}),
+    ...optionalAcr(chooseAcr(options.acrValues, facts.amr, request.acrValues)),
   }
   const needsConsent =
     !client.skipConsent && (request.prompt.has('consent') || !(await hasConsent(ctx.auth.db, client.clientId, signIn.userId, request.scopes)))
@@ -289,8 +337,12 @@ export async function continueAuthorization(
     // The page posts consent_id back: the decision applies to this request only (services/pending-consents.ts).
     const consentId = addPendingConsent({ cookies: ctx.cookies, random: ctx.auth.random }, pendingConsent, PENDING_REQUEST_MAX_AGE)
     const pageQuery = new URLSearchParams({ client_id: client.clientId, scope: request.scopes.join(' '), consent_id: consentId })
-    return appendQuery(options.consentPage, pageQuery)
+    return { redirect: appendQuery(options.consentPage, pageQuery) }
   }
   const code = await createCode(ctx.auth, 'code', grant, options.codeExpiresIn)
-  return withParams(request.redirectURI, { code, state: request.state, iss: issuer(ctx) })
+  return { redirect: withParams(request.redirectURI, { code, state: request.state, iss: issuer(ctx) }) }
+}
+
+function optionalAcr(acr: string | undefined): { acr?: string } {
+  return acr === undefined ? {} : { acr }
 }

@@ -5,14 +5,15 @@
  * metadata rules: redirect URIs are required for the code grant and must each
  * pass `checkRedirectURI`; grant and response types must agree (the code
  * grant needs the code response type and back); only the code grant, its
- * refresh, and the three token endpoint methods are supported. The secret is
- * shown once and stored as a digest.
+ * refresh, and the three token endpoint methods are supported. The name is
+ * at most 100 characters without control characters, and the logo an https
+ * URL (stored as parsed). The secret is shown once and stored as a digest.
  */
 import type { Clock, Random, Store } from '@gatehouse/core'
 import { OAuthError, OidcErrors } from '../errors.js'
 import type { ClientType, OAuthClient, ResolvedOidcOptions, TokenEndpointAuthMethod } from '../options.js'
 import { fromRow, isConfidential, type StoredClientRow } from './clients.js'
-import { checkRedirectURI } from './redirect-uris.js'
+import { checkMetadataURI, checkRedirectURI, type RedirectURIHolder } from './redirect-uris.js'
 import { CLIENT_SECRET_LENGTH, digest, generateOpaqueToken } from './secrets.js'
 
 const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post']
@@ -32,6 +33,7 @@ export interface ClientSettings {
   readonly scope: string | null
   readonly metadata: Record<string, unknown> | null
   readonly skipConsent: boolean
+  readonly verified: boolean
 }
 
 /** The settings as given, before checks: registration's snake_case fields are mapped onto these. */
@@ -47,14 +49,21 @@ export interface ClientInput {
   readonly scope?: string | null | undefined
   readonly metadata?: Record<string, unknown> | null | undefined
   readonly skipConsent?: boolean | undefined
+  /** Operator-registered (default) or self-registered (false): docs/oidc-provider.md#verified-and-self-registered-clients. */
+  readonly verified?: boolean | undefined
 }
+
+/** A name longer than this is refused: it is shown on the consent page, where it should not crowd out the rest. */
+export const MAX_CLIENT_NAME_LENGTH = 100
+/** C0 and C1 controls, DEL, and the bidirectional overrides that make a name read differently from its characters. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
 
 const metadataError = (message: string) => new OAuthError(OidcErrors.INVALID_CLIENT_METADATA, { message })
 const redirectError = (message: string) => new OAuthError(OidcErrors.INVALID_REDIRECT_URI, { message })
 
-function checkURIs(uris: readonly string[], label: string): void {
+function checkURIs(uris: readonly string[], label: string, holder: RedirectURIHolder): void {
   for (const uri of uris) {
-    const check = checkRedirectURI(uri)
+    const check = checkRedirectURI(uri, holder)
     if (!check.ok) throw redirectError(`${label}: ${check.reason}`)
   }
 }
@@ -93,9 +102,10 @@ export function checkClientSettings(options: ResolvedOidcOptions, input: ClientI
   if (grantTypes.includes('authorization_code') && redirectURLs.length === 0) {
     throw redirectError('redirect_uris are required for the authorization_code grant')
   }
-  checkURIs(redirectURLs, 'redirect_uris')
+  const holder: RedirectURIHolder = { type, isPublic: tokenEndpointAuthMethod === 'none' }
+  checkURIs(redirectURLs, 'redirect_uris', holder)
   const postLogoutRedirectURLs = [...(input.postLogoutRedirectURLs ?? [])]
-  checkURIs(postLogoutRedirectURLs, 'post_logout_redirect_uris')
+  checkURIs(postLogoutRedirectURLs, 'post_logout_redirect_uris', holder)
 
   const scope = input.scope?.trim() || null
   if (scope !== null) {
@@ -103,13 +113,17 @@ export function checkClientSettings(options: ResolvedOidcOptions, input: ClientI
     if (unknown !== undefined) throw metadataError(`Unsupported scope: ${unknown}`)
   }
   const name = input.name?.trim()
+  if (name !== undefined && name.length > MAX_CLIENT_NAME_LENGTH) throw metadataError(`client_name must be at most ${MAX_CLIENT_NAME_LENGTH} characters`)
+  if (name !== undefined && CONTROL_CHARACTERS.test(name)) throw metadataError('client_name must not contain control characters')
+  let icon: string | null = null
   if (input.icon) {
-    const icon = checkRedirectURI(input.icon)
-    if (!icon.ok) throw metadataError(`logo_uri: ${icon.reason.replace('Redirect URI', 'URL')}`)
+    const checked = checkMetadataURI(input.icon)
+    if (!checked.ok) throw metadataError(`logo_uri ${checked.reason}`)
+    icon = checked.href
   }
   return {
     name: name || 'Unnamed client',
-    icon: input.icon || null,
+    icon,
     redirectURLs,
     postLogoutRedirectURLs,
     type,
@@ -119,6 +133,7 @@ export function checkClientSettings(options: ResolvedOidcOptions, input: ClientI
     scope,
     metadata: input.metadata ?? null,
     skipConsent: input.skipConsent ?? false,
+    verified: input.verified ?? true,
   }
 }
 
@@ -141,6 +156,7 @@ function columns(settings: ClientSettings) {
     responseTypes: settings.responseTypes.join(' '),
     scope: settings.scope,
     skipConsent: settings.skipConsent,
+    verified: settings.verified,
   }
 }
 
@@ -216,6 +232,7 @@ export function clientView(client: OAuthClient) {
     scope: client.scope,
     metadata: client.metadata,
     skipConsent: client.skipConsent,
+    verified: client.verified,
     disabled: client.disabled,
     userId: client.userId,
     createdAt: client.createdAt,

@@ -32,6 +32,7 @@ export interface StoredClientRow extends Row {
   scope: string | null
   skipConsent: boolean
   disabled: boolean
+  verified: boolean | null
   userId: string | null
   createdAt: Date
   updatedAt: Date
@@ -63,6 +64,7 @@ export function fromRow(row: StoredClientRow): OAuthClient {
     userId: row.userId ?? null,
     skipConsent: Boolean(row.skipConsent),
     trusted: false,
+    verified: Boolean(row.verified),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   }
@@ -85,6 +87,7 @@ function fromTrusted(client: TrustedClient): OAuthClient {
     userId: null,
     skipConsent: client.skipConsent ?? false,
     trusted: true,
+    verified: true,
     createdAt: null,
     updatedAt: null,
   }

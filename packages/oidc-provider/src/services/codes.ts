@@ -32,6 +32,16 @@ export interface Grant {
    * revocation of the user's credentials dies with it.
    */
   readonly sessionToken?: string | undefined
+  /**
+   * Epoch milliseconds when the authorization (or the pending consent) was
+   * made: a connected-app revocation at or after it ends the code
+   * (docs/oidc-provider.md#connected-apps). Absent on codes made before the field.
+   */
+  readonly issuedAt?: number | undefined
+  /** How the user signed in (RFC 8176 values), from the session row: the ID Token's `amr`. */
+  readonly amr?: readonly string[] | undefined
+  /** The ID Token's `acr` (docs/oidc-provider.md#amr-and-acr). */
+  readonly acr?: string | undefined
 }
 
 interface Ctx {
@@ -69,4 +79,14 @@ export async function consumeCode(ctx: Ctx, purpose: CodePurpose, code: string, 
   if (!row) return { ok: false, reason: 'unknown' }
   if (row.expiresAt.getTime() <= ctx.clock.now().getTime()) return { ok: false, reason: 'expired' }
   return { ok: true, grant: JSON.parse(row.value) as Grant }
+}
+
+/** The grant of an unexpired code, left in place (the consent page reads its pending request before the answer). */
+export async function peekCode(ctx: Pick<Ctx, 'db' | 'clock'>, purpose: CodePurpose, code: string): Promise<Grant | null> {
+  const row = await ctx.db.findOne<Row & { value: string; expiresAt: Date }>({
+    model: 'verification',
+    where: { field: 'identifier', value: await codeIdentifier(purpose, code) },
+  })
+  if (!row || row.expiresAt.getTime() <= ctx.clock.now().getTime()) return null
+  return JSON.parse(row.value) as Grant
 }

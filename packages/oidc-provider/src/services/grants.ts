@@ -3,14 +3,18 @@
  * The user's view of their grants (docs/oidc-provider.md#connected-apps):
  * which clients hold something of theirs (a remembered consent, or a token
  * that still works), with the scopes and dates, and ending one client's
- * grant. Ending it deletes the client's tokens of this user and the consent,
- * under the user's lock (tokens.ts), so a refresh running at that moment
- * either finishes first and is deleted, or finds its token gone; the next
- * authorization asks for consent again.
+ * grant. Ending it deletes the client's tokens of this user and withdraws
+ * the consent, stamping when (consents.ts), under the user's lock
+ * (tokens.ts): a refresh running at that moment either finishes first and
+ * is deleted, or finds its token gone; a code or a pending consent issued
+ * before it is refused at redemption or acceptance (it may have been
+ * obtained silently with prompt=none seconds before the user pressed
+ * Revoke); the next authorization asks for consent again.
  */
 import type { Row, Store } from '@gatehouse/core'
 import type { ResolvedOidcOptions } from '../options.js'
 import { findClient } from './clients.js'
+import { withdrawConsent } from './consents.js'
 import { lockUser, type TokenRow } from './tokens.js'
 
 interface ConsentRow extends Row {
@@ -89,21 +93,22 @@ export async function listGrants(db: Store, options: ResolvedOidcOptions, userId
 }
 
 /**
- * Ends everything one client holds of one user: its tokens and the
- * remembered consent. Returns whether there was anything to end.
+ * Ends everything one client holds of one user: its tokens, the remembered
+ * consent, and the codes and pending consents issued up to `at`. Returns
+ * whether there was a token or a consent to end.
  *
  * @example
- * await revokeClientGrant(ctx.db, session.user.id, 'notes') // true
+ * await revokeClientGrant(ctx.db, session.user.id, 'notes', ctx.clock.now()) // true
  */
-export function revokeClientGrant(db: Store, userId: string, clientId: string): Promise<boolean> {
+export function revokeClientGrant(db: Store, userId: string, clientId: string, at: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await lockUser(tx, userId)
+    if (!(await lockUser(tx, userId))) return false
     const mine = [
       { field: 'userId', value: userId },
       { field: 'clientId', value: clientId },
     ]
     const tokens = await tx.deleteMany({ model: 'oauthAccessToken', where: mine })
-    const consents = await tx.deleteMany({ model: 'oauthConsent', where: mine })
-    return tokens + consents > 0
+    const withdrawn = await withdrawConsent(tx, clientId, userId, at)
+    return tokens > 0 || withdrawn
   })
 }

@@ -4,7 +4,10 @@
  * every token reply whose scope holds `openid`, signed by the configured
  * algorithm's current key. `auth_time` is when the session began; `nonce`
  * comes back only from the code grant (a refreshed ID Token has none);
- * `at_hash` binds it to the access token beside it.
+ * `at_hash` binds it to the access token beside it. `amr` (RFC 8176) says
+ * how the user signed in, as core recorded it on the session, and `acr` the
+ * class that satisfies (docs/oidc-provider.md#amr-and-acr); both are kept
+ * with the grant, so a refreshed ID Token says what the first one said.
  */
 import type { User } from '@gatehouse/core'
 import { atHash, issuer, signJwt, type KeyContext } from '../keys/index.js'
@@ -36,6 +39,8 @@ export async function issueIdToken(
       exp: now + options.accessTokenExpiresIn,
       ...(tokens.authTime ? { auth_time: Math.floor(tokens.authTime.getTime() / 1000) } : {}),
       ...(tokens.nonce !== undefined ? { nonce: tokens.nonce } : {}),
+      ...(tokens.amr.length > 0 ? { amr: [...tokens.amr] } : {}),
+      ...(tokens.acr !== undefined ? { acr: tokens.acr } : {}),
       at_hash: atHash(tokens.accessToken, alg),
     },
     { alg },

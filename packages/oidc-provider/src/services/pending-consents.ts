@@ -11,9 +11,15 @@
  * client they trust, a page of the attacker's opens an authorization of the
  * attacker's own client in a popup. With one pending request per browser the
  * popup replaced it, and the user's "Allow" granted the attacker's client
- * (offline_access included). Now each request keeps its own entry, and an
- * answer without `consentId` is taken only while exactly one request is
- * pending.
+ * (offline_access included). Now each request keeps its own entry.
+ *
+ * The consent page reads what it shows from GET /oauth2/consent by its id
+ * (never from its own URL, which anyone can write), and that read marks the
+ * entry shown, with a sequence number. An answer without `consentId` (the
+ * wire format of pages that post `{ accept }` alone) is taken only for the
+ * one request that was shown, when no other live request was shown too and
+ * none was created after it: a popup's request, shown or not, makes it
+ * ambiguous, and ambiguity is refused (docs/oidc-provider.md#consent).
  */
 import type { CookieJar, Random, Row, Store, Clock } from '@gatehouse/core'
 import { codeIdentifier } from './codes.js'
@@ -27,6 +33,8 @@ const ID_LENGTH = 16
 export interface PendingConsent {
   readonly id: string
   readonly token: string
+  /** Set by GET /oauth2/consent: the order in which this browser's consent page loaded the requests. */
+  readonly shown?: number | undefined
 }
 
 interface Ctx {
@@ -41,9 +49,11 @@ export function readPendingConsents(cookies: CookieJar): PendingConsent[] {
   try {
     const parsed: unknown = JSON.parse(text)
     if (!Array.isArray(parsed)) return []
-    return parsed.filter(
-      (entry): entry is PendingConsent => typeof entry === 'object' && entry !== null && typeof entry.id === 'string' && typeof entry.token === 'string',
-    )
+    return parsed
+      .filter(
+        (entry): entry is PendingConsent => typeof entry === 'object' && entry !== null && typeof entry.id === 'string' && typeof entry.token === 'string',
+      )
+      .map((entry) => (typeof entry.shown === 'number' ? { id: entry.id, token: entry.token, shown: entry.shown } : { id: entry.id, token: entry.token }))
   } catch {
     return [{ id: '', token: text }]
   }
@@ -52,6 +62,25 @@ export function readPendingConsents(cookies: CookieJar): PendingConsent[] {
 export function writePendingConsents(cookies: CookieJar, entries: readonly PendingConsent[], maxAge: number): void {
   if (entries.length === 0) cookies.delete(CONSENT_COOKIE)
   else cookies.setSigned(CONSENT_COOKIE, JSON.stringify(entries.slice(-MAX_PENDING_CONSENTS)), { maxAge })
+}
+
+/** `entries` with the one named `id` marked as the most recently shown. */
+export function markShown(entries: readonly PendingConsent[], id: string): PendingConsent[] {
+  const latest = Math.max(0, ...entries.map((entry) => entry.shown ?? 0))
+  return entries.map((entry) => (entry.id === id ? { ...entry, shown: latest + 1 } : entry))
+}
+
+/**
+ * The request an answer without `consentId` is for: among the live entries
+ * (oldest first), the only one shown, provided none was created after it.
+ * `none` when nothing is pending; `ambiguous` otherwise.
+ */
+export function shownRequest(live: readonly PendingConsent[]): PendingConsent | 'none' | 'ambiguous' {
+  if (live.length === 0) return 'none'
+  const shown = live.filter((entry) => entry.shown !== undefined)
+  const [only, ...others] = shown
+  if (!only || others.length > 0) return 'ambiguous'
+  return live[live.length - 1] === only ? only : 'ambiguous'
 }
 
 /** Adds a request's pending-consent token; returns the id the consent page posts back. */

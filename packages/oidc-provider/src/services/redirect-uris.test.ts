@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { checkRedirectURI, isRegistered, withParams } from './redirect-uris.js'
+import { checkMetadataURI, checkRedirectURI, isRegistered, withParams } from './redirect-uris.js'
 
 describe('checkRedirectURI', () => {
   it.each([
     'https://rp.example.com/callback',
     'https://rp.example.com:8443/cb?tenant=a',
-    'http://localhost:3000/cb',
     'http://127.0.0.1:8080/cb',
     'http://[::1]/cb',
   ])('accepts %s', (uri) => {
@@ -23,8 +22,30 @@ describe('checkRedirectURI', () => {
     ['a custom scheme', 'com.example.app:/cb'],
     ['a comma', 'https://rp.example.com/cb?a=1,2'],
     ['credentials', 'https://user:pass@rp.example.com/cb'],
+    ['localhost for a confidential client (RFC 8252 §8.3)', 'http://localhost:3000/cb'],
+    ['a tab the parser would drop', 'https://rp.example.com/a\tb'],
+    ['a form the parser rewrites', 'https://RP.example.com/cb'],
   ])('refuses %s', (_, uri) => {
     expect(checkRedirectURI(uri).ok).toBe(false)
+  })
+
+  it('a native public client may use a reverse-domain private-use scheme (RFC 8252 §7.1) and localhost; others may not', () => {
+    const native = { type: 'native', isPublic: true } as const
+    const spa = { type: 'public', isPublic: true } as const
+    expect(checkRedirectURI('com.example.app:/oauth2redirect', native)).toEqual({ ok: true })
+    expect(checkRedirectURI('com.example.app:/oauth2redirect', spa).ok).toBe(false)
+    expect(checkRedirectURI('myapp:/cb', native).ok).toBe(false)
+    expect(checkRedirectURI('javascript:alert(1)', native).ok).toBe(false)
+    expect(checkRedirectURI('http://localhost:3000/cb', spa)).toEqual({ ok: true })
+  })
+})
+
+describe('checkMetadataURI', () => {
+  it('answers https URLs as parsed; refuses other schemes, whitespace and credentials', () => {
+    expect(checkMetadataURI('https://RP.example.com')).toEqual({ ok: true, href: 'https://rp.example.com/' })
+    for (const uri of ['javascript:alert(1)', 'data:text/html,x', 'http://rp.example.com/', 'https://rp.example.com/a b', 'https://u:p@rp.example.com/', '/relative']) {
+      expect(checkMetadataURI(uri).ok).toBe(false)
+    }
   })
 })
 
@@ -35,6 +56,16 @@ describe('isRegistered', () => {
     for (const near of ['https://rp.example.com/cb/', 'https://RP.example.com/cb', 'https://rp.example.com:443/cb', 'https://rp.example.com/cb?x', 'https://rp.example.com/c']) {
       expect(isRegistered(registered, near)).toBe(false)
     }
+  })
+
+  it('a loopback IP URI of a native public client matches on any port (RFC 8252 §7.3); of any other client, exactly', () => {
+    const native = { type: 'native', isPublic: true } as const
+    expect(isRegistered(['http://127.0.0.1/cb'], 'http://127.0.0.1:51004/cb', native)).toBe(true)
+    expect(isRegistered(['http://[::1]:80/cb'], 'http://[::1]:1/cb', native)).toBe(true)
+    expect(isRegistered(['http://127.0.0.1/cb'], 'http://127.0.0.1:51004/cb', { type: 'web', isPublic: false })).toBe(false)
+    expect(isRegistered(['http://127.0.0.1/cb'], 'http://127.0.0.1:51004/cb')).toBe(false)
+    expect(isRegistered(['http://127.0.0.1/cb'], 'http://127.0.0.1:51004/other', native)).toBe(false)
+    expect(isRegistered(['https://rp.example.com/cb'], 'https://rp.example.com:444/cb', native)).toBe(false)
   })
 })
 

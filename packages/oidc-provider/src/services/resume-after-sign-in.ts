@@ -35,8 +35,10 @@ export function resumeAfterSignIn(options: ResolvedOidcOptions): AfterHook {
       if (!query) return
       try {
         const signIn = { userId: ctx.returned.user.id, signedInAt: ctx.auth.clock.now(), sessionToken: hashSessionToken(ctx.returned.token) }
-        const url = await continueAuthorization(ctx, options, query, signIn, { justSignedIn: true })
-        return { returned: { ...ctx.returned, redirect: true, url } }
+        const step = await continueAuthorization(ctx, options, query, signIn, { justSignedIn: true })
+        // The user just signed in for this request: every error goes back to the client (services/authorization.ts).
+        if (!('redirect' in step)) return
+        return { returned: { ...ctx.returned, redirect: true, url: step.redirect } }
       } catch (error) {
         // The client vanished or changed while the user signed in: the sign-in itself stands.
         if (!(error instanceof OAuthError)) throw error

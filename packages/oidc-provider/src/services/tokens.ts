@@ -11,8 +11,17 @@
  *   its tokens and revoke them deterministically.
  * - A refresh locks the row of the presented token, marks it rotated and
  *   writes a new pair. Presenting a rotated token again is reuse (RFC 9700
- *   §4.14.2) and revokes the family; parallel refreshes queue on the lock, so
- *   one gets the new pair and the others are reuse.
+ *   §4.14.2) and revokes the family, except within
+ *   `refreshTokenReuseInterval` (10 s) of its rotation, by the same client,
+ *   while no later token of the family was rotated: then it gets another pair
+ *   of the family (parallel refreshes from two tabs, a retry after a
+ *   timeout). Tokens are stored as digests, so the pair the first use got
+ *   cannot be answered again; a second pair is the price of the grace.
+ *   Parallel refreshes queue on the lock.
+ * - A refresh gets at most the scopes the client may still ask for: an
+ *   operator who narrows a client's `scope` narrows its families at their
+ *   next refresh (a `scope` parameter naming a withdrawn scope is
+ *   `invalid_scope`).
  * - Refresh tokens go only to clients registered for the refresh_token
  *   grant, with offline_access, and a family's refresh tokens end
  *   `refreshTokenMaxAge` after the user authorized it, however often it rotates.
@@ -20,11 +29,14 @@
  *   credentials does (end-grants.ts): a grant and a revocation never
  *   interleave, so tokens issued while a password reset runs are either
  *   seen and deleted by it, or refused because it committed first. A code
- *   is also redeemable only while the session that authorized it lives.
+ *   is also redeemable only while the session that authorized it lives, and
+ *   only if the user did not end the client's grant since it was issued
+ *   (connected apps, consents.ts).
  */
 import { constantTimeEqual, type Clock, type Random, type Row, type Session, type Store } from '@gatehouse/core'
 import type { OAuthClient, ResolvedOidcOptions } from '../options.js'
 import { consumeCode, type Grant } from './codes.js'
+import { revokedSince } from './consents.js'
 import { base64url, digest, generateOpaqueToken } from './secrets.js'
 
 export interface TokenRow extends Row {
@@ -40,6 +52,8 @@ export interface TokenRow extends Row {
   rotatedAt: Date | null
   authTime: Date | null
   grantedAt: Date | null
+  amr: string | null
+  acr: string | null
   createdAt: Date
 }
 
@@ -51,6 +65,9 @@ export interface IssuedTokens {
   readonly authTime: Date | null
   readonly nonce: string | undefined
   readonly expiresIn: number
+  /** How the user signed in for the grant (RFC 8176), for the ID Token; empty when unknown. */
+  readonly amr: readonly string[]
+  readonly acr: string | undefined
 }
 
 interface Ctx {
@@ -64,7 +81,15 @@ async function writeTokens(
   db: Store,
   options: ResolvedOidcOptions,
   client: OAuthClient,
-  input: { userId: string; scopes: readonly string[]; grantId: string; authTime: Date | null; grantedAt: Date },
+  input: {
+    userId: string
+    scopes: readonly string[]
+    grantId: string
+    authTime: Date | null
+    grantedAt: Date
+    amr: readonly string[]
+    acr: string | undefined
+  },
 ): Promise<{ accessToken: string; refreshToken: string | undefined }> {
   const now = ctx.clock.now().getTime()
   const accessToken = generateOpaqueToken(ctx.random)
@@ -87,6 +112,8 @@ async function writeTokens(
       rotatedAt: null,
       authTime: input.authTime,
       grantedAt: input.grantedAt,
+      amr: input.amr.length > 0 ? input.amr.join(' ') : null,
+      acr: input.acr ?? null,
     },
   })
   return { accessToken, refreshToken }
@@ -159,12 +186,34 @@ export async function exchangeCode(
       return invalidGrant('The sign-in behind the code has ended')
     }
     if (!(await lockUser(tx, grant.userId))) return invalidGrant('The user no longer exists')
+    // Read under the user's lock, which a connected-app revocation takes too.
+    if (await revokedSince(tx, grant.clientId, grant.userId, grant.issuedAt)) {
+      return invalidGrant('The user ended this client\'s access after the code was issued')
+    }
     const authTime = new Date(grant.authTime)
     const grantedAt = ctx.clock.now()
-    const written = await writeTokens(ctx, tx, options, client, { userId: grant.userId, scopes: grant.scopes, grantId, authTime, grantedAt })
+    const amr = grant.amr ?? []
+    const written = await writeTokens(ctx, tx, options, client, {
+      userId: grant.userId,
+      scopes: grant.scopes,
+      grantId,
+      authTime,
+      grantedAt,
+      amr,
+      acr: grant.acr,
+    })
     return {
       ok: true,
-      tokens: { ...written, scopes: grant.scopes, userId: grant.userId, authTime, nonce: grant.nonce, expiresIn: options.accessTokenExpiresIn },
+      tokens: {
+        ...written,
+        scopes: grant.scopes,
+        userId: grant.userId,
+        authTime,
+        nonce: grant.nonce,
+        expiresIn: options.accessTokenExpiresIn,
+        amr,
+        acr: grant.acr,
+      },
     }
   })
   if (outcome.ok) return outcome
@@ -176,9 +225,25 @@ export async function exchangeCode(
 }
 
 /**
+ * Whether a spent refresh token presented again is within the reuse
+ * interval: rotated at most `refreshTokenReuseInterval` seconds ago, and no
+ * later token of its family rotated since (the client has moved on, so this
+ * copy is someone else's). The caller checked that the same client presents it.
+ */
+async function withinReuseInterval(db: Store, options: ResolvedOidcOptions, row: TokenRow, now: Date): Promise<boolean> {
+  if (row.rotatedAt === null || options.refreshTokenReuseInterval <= 0) return false
+  if (now.getTime() - row.rotatedAt.getTime() > options.refreshTokenReuseInterval * 1000) return false
+  const family = await db.findMany<TokenRow>({ model: 'oauthAccessToken', where: { field: 'grantId', value: row.grantId } })
+  const rotatedAt = row.rotatedAt.getTime()
+  return !family.some((other) => other.id !== row.id && other.rotatedAt !== null && other.rotatedAt.getTime() > rotatedAt)
+}
+
+/**
  * The refresh_token grant (RFC 6749 §6) with rotation: the presented token
  * is spent, a new pair is issued, and a spent token presented again revokes
- * its family. `scope` may narrow the grant, never widen it.
+ * its family (within the reuse interval, it gets another pair instead).
+ * `scope` may narrow the grant, never widen it, and the grant narrows itself
+ * to what the client may still ask for.
  */
 export async function refreshTokens(
   ctx: Ctx,
@@ -195,11 +260,11 @@ export async function refreshTokens(
     if (!(await lockUser(tx, seen.userId))) return invalidGrant('The refresh token is invalid')
     const row = await tx.lock<TokenRow>({ model: 'oauthAccessToken', where })
     if (!row || row.clientId !== client.clientId) return invalidGrant('The refresh token is invalid')
-    if (row.rotatedAt !== null) {
+    const now = ctx.clock.now()
+    if (row.rotatedAt !== null && !(await withinReuseInterval(tx, options, row, now))) {
       await revokeGrant(tx, row.grantId)
       return invalidGrant('The refresh token was already used')
     }
-    const now = ctx.clock.now()
     if (row.refreshTokenExpiresAt === null || row.refreshTokenExpiresAt.getTime() <= now.getTime()) {
       return invalidGrant('The refresh token has expired')
     }
@@ -207,18 +272,38 @@ export async function refreshTokens(
     const requested = input.scope === undefined ? granted : input.scope.split(' ').filter(Boolean)
     const wider = requested.find((scope) => !granted.includes(scope))
     if (wider !== undefined) return { ok: false, error: 'invalid_scope', description: `Scope not granted: ${wider}` }
-    await tx.update({ model: 'oauthAccessToken', where: { field: 'id', value: row.id }, update: { rotatedAt: now } })
+    // What the client may still ask for: its registered scope (when it has one) and the provider's scopes today.
+    const allowed = (scope: string) => options.scopes.includes(scope) && (client.scope === null || client.scope.split(' ').includes(scope))
+    const withdrawn = input.scope === undefined ? undefined : requested.find((scope) => !allowed(scope))
+    if (withdrawn !== undefined) return { ok: false, error: 'invalid_scope', description: `Scope no longer allowed for this client: ${withdrawn}` }
+    const scopes = requested.filter(allowed)
+    if (row.rotatedAt === null) {
+      await tx.update({ model: 'oauthAccessToken', where: { field: 'id', value: row.id }, update: { rotatedAt: now } })
+    }
+    const amr = row.amr ? row.amr.split(' ').filter(Boolean) : []
+    const acr = row.acr ?? undefined
     const written = await writeTokens(ctx, tx, options, client, {
       userId: row.userId,
-      scopes: requested,
+      scopes,
       grantId: row.grantId,
       authTime: row.authTime,
       // Rows written before grantedAt existed: the first rotation fixes the family's start at that row's creation.
       grantedAt: row.grantedAt ?? row.createdAt,
+      amr,
+      acr,
     })
     return {
       ok: true,
-      tokens: { ...written, scopes: requested, userId: row.userId, authTime: row.authTime, nonce: undefined, expiresIn: options.accessTokenExpiresIn },
+      tokens: {
+        ...written,
+        scopes,
+        userId: row.userId,
+        authTime: row.authTime,
+        nonce: undefined,
+        expiresIn: options.accessTokenExpiresIn,
+        amr,
+        acr,
+      },
     }
   })
 }
