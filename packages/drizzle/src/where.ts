@@ -21,7 +21,7 @@ const alwaysFalse = sql`1 = 0`
 /**
  * LIKE's escape character. Not the backslash: a backslash literal is written
  * `'\\'` on MySQL and `'\'` under its `NO_BACKSLASH_ESCAPES` mode, where
- * `'\\'` is two characters and every LIKE query fails (docs/adapters.md#drizzle).
+ * `'\\'` is two characters and every LIKE query fails (docs/adapters.md#dialect-notes).
  * `'!'` reads the same in every mode of every server.
  */
 const LIKE_ESCAPE = '!'

@@ -7,7 +7,7 @@
  * `'\\'` is then two characters and refused, so every such query failed.
  * There the needles hold no backslash or quotes: mysql2 writes values into the
  * SQL text escaped with backslashes, which that mode does not read
- * (docs/adapters.md#mysql-and-mariadb), whatever the adapter does.
+ * (docs/adapters.md#dialect-notes), whatever the adapter does.
  * And `insensitive` on SQLite folds ASCII only, the same with both adapters.
  */
 import type { Adapter, AdapterFactory, Row } from '@gatehouse/core'
@@ -119,7 +119,7 @@ for (const { dialect, enabled } of dialects) {
       for (const { name, adapter } of adapters) {
         const found = async (where: { operator?: 'eq' | 'starts_with' | 'contains'; value: string }) =>
           (await adapter.findMany<Row & { name: string }>({ model: 'user', where: { field: 'name', ...where, insensitive: true } })).map((row) => row.name)
-        // SQLite's lower() folds A-Z only (docs/adapters.md#sqlite): under-matching, never a wrong match.
+        // SQLite's lower() folds A-Z only (docs/adapters.md#dialect-notes): under-matching, never a wrong match.
         expect(await found({ value: 'élan' }), name).toEqual(['élan'])
         expect(await found({ operator: 'starts_with', value: 'ÉL' }), name).toEqual(['Élan'])
         expect(await found({ operator: 'contains', value: 'LAN' }), name).toEqual(expect.arrayContaining(['Élan', 'élan']))

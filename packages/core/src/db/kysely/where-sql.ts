@@ -11,7 +11,7 @@
  *   `%`, `_` and the escape character itself are escaped, with an explicit
  *   ESCAPE clause so the meaning never depends on server settings. The
  *   escape character is `!`, not the backslash, whose literal MySQL reads
- *   differently under `NO_BACKSLASH_ESCAPES` (docs/adapters.md). Otherwise
+ *   differently under `NO_BACKSLASH_ESCAPES` (docs/adapters.md#dialect-notes). Otherwise
  *   a search for "a_b" would also match "axb" (and "%" would match anything).
  *
  * `whereShape` walks a clause the way `whereSql` does without building it:
