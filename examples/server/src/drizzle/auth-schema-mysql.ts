@@ -339,6 +339,7 @@ export const oauthApplication = mysqlTable('oauthApplication', {
   userId: binVarchar('userId'),
   createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
   updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+  verified: boolean('verified').notNull(),
 }, (table) => [
   uniqueIndex('oauthApplication_clientId_uniq').on(table.clientId),
   index('oauthApplication_userId_idx').on(table.userId),
@@ -361,6 +362,8 @@ export const oauthAccessToken = mysqlTable('oauthAccessToken', {
   createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
   updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
 }, (table) => [
+  amr: binText('amr'),
+  acr: binText('acr'),
   uniqueIndex('oauthAccessToken_accessToken_uniq').on(table.accessToken),
   uniqueIndex('oauthAccessToken_refreshToken_uniq').on(table.refreshToken),
   index('oauthAccessToken_clientId_idx').on(table.clientId),
@@ -378,6 +381,7 @@ export const oauthConsent = mysqlTable('oauthConsent', {
   createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
   updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
 }, (table) => [
+  revokedAt: datetime('revokedAt', { mode: 'date', fsp: 3 }),
   index('oauthConsent_clientId_idx').on(table.clientId),
   index('oauthConsent_userId_idx').on(table.userId),
   uniqueIndex('oauthConsent_clientId_userId_uniq').on(table.clientId, table.userId),

@@ -325,6 +325,7 @@ export const oauthApplication = pgTable('oauthApplication', {
   userId: text('userId'),
   createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
+  verified: boolean('verified').notNull(),
 }, (table) => [
   uniqueIndex('oauthApplication_clientId_uniq').on(table.clientId),
   index('oauthApplication_userId_idx').on(table.userId),
@@ -347,6 +348,8 @@ export const oauthAccessToken = pgTable('oauthAccessToken', {
   createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
 }, (table) => [
+  amr: text('amr'),
+  acr: text('acr'),
   uniqueIndex('oauthAccessToken_accessToken_uniq').on(table.accessToken),
   uniqueIndex('oauthAccessToken_refreshToken_uniq').on(table.refreshToken),
   index('oauthAccessToken_clientId_idx').on(table.clientId),
@@ -364,6 +367,7 @@ export const oauthConsent = pgTable('oauthConsent', {
   createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
   updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
 }, (table) => [
+  revokedAt: timestamp('revokedAt', { withTimezone: true, mode: 'date' }),
   index('oauthConsent_clientId_idx').on(table.clientId),
   index('oauthConsent_userId_idx').on(table.userId),
   uniqueIndex('oauthConsent_clientId_userId_uniq').on(table.clientId, table.userId),

@@ -325,6 +325,7 @@ export const oauthApplication = sqliteTable('oauthApplication', {
   userId: text('userId'),
   createdAt: isoDate('createdAt').notNull(),
   updatedAt: isoDate('updatedAt').notNull(),
+  verified: integer('verified', { mode: 'boolean' }).notNull(),
 }, (table) => [
   uniqueIndex('oauthApplication_clientId_uniq').on(table.clientId),
   index('oauthApplication_userId_idx').on(table.userId),
@@ -347,6 +348,8 @@ export const oauthAccessToken = sqliteTable('oauthAccessToken', {
   createdAt: isoDate('createdAt').notNull(),
   updatedAt: isoDate('updatedAt').notNull(),
 }, (table) => [
+  amr: text('amr'),
+  acr: text('acr'),
   uniqueIndex('oauthAccessToken_accessToken_uniq').on(table.accessToken),
   uniqueIndex('oauthAccessToken_refreshToken_uniq').on(table.refreshToken),
   index('oauthAccessToken_clientId_idx').on(table.clientId),
@@ -364,6 +367,7 @@ export const oauthConsent = sqliteTable('oauthConsent', {
   createdAt: isoDate('createdAt').notNull(),
   updatedAt: isoDate('updatedAt').notNull(),
 }, (table) => [
+  revokedAt: isoDate('revokedAt'),
   index('oauthConsent_clientId_idx').on(table.clientId),
   index('oauthConsent_userId_idx').on(table.userId),
   uniqueIndex('oauthConsent_clientId_userId_uniq').on(table.clientId, table.userId),
