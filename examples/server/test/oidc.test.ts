@@ -79,9 +79,11 @@ describe('example server as an OpenID Provider', () => {
     const spa = await call('/api/auth/oauth2/register', { json: { ...metadata, token_endpoint_auth_method: 'none' }, cookie })
     expect(spa.status).toBe(201)
     withoutPKCE.set('client_id', ((await spa.json()) as { client_id: string }).client_id)
+    // Self-registered: its error, before the user did anything, is answered here, never redirected (docs/oidc-provider.md#verified-and-self-registered-clients).
     const refused = await call(`/api/auth/oauth2/authorize?${withoutPKCE}`, { cookie })
-    const error = new URL(refused.headers.get('location') ?? '').searchParams
-    expect([error.get('error'), error.get('error_description')]).toEqual(['invalid_request', 'code_challenge is required'])
+    expect(refused.status).toBe(400)
+    expect(refused.headers.get('location')).toBeNull()
+    expect(await refused.json()).toEqual({ error: 'invalid_request', error_description: 'code_challenge is required' })
 
     // Signed out: the app's login page, with the request.
     const toLogin = await call(`/api/auth/oauth2/authorize?${query}`)
