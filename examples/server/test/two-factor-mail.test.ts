@@ -1,7 +1,7 @@
 /**
  * The example server's two-factor over real HTTP: a user turns TOTP on,
- * signs in again (the password step answers `twoFactorRedirect`), asks for
- * an emailed code and signs in with it. The code reaches MAIL_LOG as one
+ * turns emailed codes on, signs in again (the password step answers
+ * `twoFactorRedirect`), asks for an emailed code and signs in with it. The code reaches MAIL_LOG as one
  * JSON line of type `two-factor` with the code in `otp` (README.md#mail).
  */
 import { createHmac } from 'node:crypto'
@@ -66,6 +66,9 @@ describe('two-factor on the example server', () => {
     const { totpURI } = (await enabled.json()) as { totpURI: string }
     const confirmed = await call('/api/auth/two-factor/verify-totp', { json: { code: totp(totpURI) }, cookie })
     expect(confirmed.status).toBe(200)
+    cookie = jar(cookie, confirmed)
+    // Emailed codes are a way in the user chooses, with proof of the second factor: here the confirming code (docs/two-factor.md#email-codes).
+    expect((await call('/api/auth/two-factor/enable-otp', { json: { password }, cookie })).status).toBe(200)
     await call('/api/auth/sign-out', { json: {}, cookie })
 
     const pending = await call('/api/auth/sign-in/email', { json: { email, password } })
