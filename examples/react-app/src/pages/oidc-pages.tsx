@@ -2,12 +2,12 @@
  * The pages of the OpenID Provider (docs/oidc-provider.md): `/login`, where an
  * authorization that found no session waits while the user signs in, and
  * `/consent`, where the user allows or denies a client the scopes it asked
- * for. Both end by leaving the app: back to the server's authorize endpoint,
+ * for, as the server holds the request (never as the page's URL says). Both end by leaving the app: back to the server's authorize endpoint,
  * or on to the client's redirect URI with a code (or `access_denied`).
  * `ConnectedApps`, on the profile, lists the applications holding a grant of
  * the user and ends one (docs/oidc-provider.md#connected-apps).
  */
-import { useOAuthClient, type ConnectedApp } from '@gatehouse/oidc-provider/client'
+import type { ConnectedApp, ConsentRequest } from '@gatehouse/oidc-provider/client'
 import { useEffect, useState } from 'react'
 import { isTwoFactorRedirect } from '@gatehouse/two-factor/client'
 import { fields, Status, Submit, useAction } from '../action.js'
@@ -97,7 +97,9 @@ export function LoginPage({ session, query }: { session: SessionData | null; que
 }
 
 export function ConsentPage({ session, query }: { session: SessionData | null; query: URLSearchParams }) {
-  const clientId = query.get('client_id')
+  // Only the id: the client and the scopes shown come from the server (GET /oauth2/consent), never from this URL,
+  // which any site can write (docs/oidc-provider.md#consent).
+  const consentId = query.get('consent_id')
   if (!session) {
     return (
       <section>
@@ -106,7 +108,7 @@ export function ConsentPage({ session, query }: { session: SessionData | null; q
       </section>
     )
   }
-  if (!clientId) {
+  if (!consentId) {
     return (
       <section>
         <h1>Nothing to approve</h1>
@@ -114,29 +116,44 @@ export function ConsentPage({ session, query }: { session: SessionData | null; q
       </section>
     )
   }
-  const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean)
-  // The request this page shows: the answer applies to it, not to one another page started meanwhile.
-  const consentId = query.get('consent_id') ?? undefined
-  return <ConsentForm clientId={clientId} scopes={scopes} email={session.user.email} consentId={consentId} />
+  return <ConsentForm key={consentId} consentId={consentId} email={session.user.email} />
 }
 
-function ConsentForm({ clientId, scopes, email, consentId }: { clientId: string; scopes: readonly string[]; email: string; consentId: string | undefined }) {
-  const { data: info, error, isPending } = useOAuthClient(client, clientId)
+/** The request as the server holds it, loaded once per consent_id (loading it marks it as the one shown). */
+function useConsentRequest(consentId: string) {
+  const [state, setState] = useState<{ request: ConsentRequest | null; error: string | null; pending: boolean }>({ request: null, error: null, pending: true })
+  useEffect(() => {
+    let live = true
+    void client.oauth2.consentRequest({ consent_id: consentId }).then(({ data, error }) => {
+      if (!live) return
+      // NO_PENDING_CONSENT: answered already (another tab), past its ten minutes, or not this user's.
+      const message =
+        error?.code === 'NO_PENDING_CONSENT' ? 'This request has expired. Go back to the application and start again.' : error?.code === 'CLIENT_DISABLED' ? 'This application is not known here.' : (error?.message ?? null)
+      setState({ request: data ?? null, error: data ? null : (message ?? 'This request could not be loaded.'), pending: false })
+    })
+    return () => {
+      live = false
+    }
+  }, [consentId])
+  return state
+}
+
+function ConsentForm({ consentId, email }: { consentId: string; email: string }) {
+  const { request, error, pending } = useConsentRequest(consentId)
   const action = useAction()
-  if (isPending) return <p>Loading…</p>
-  if (error || !info) {
-    // CLIENT_NOT_FOUND: no such client, or one that was disabled since the authorization began.
+  if (pending) return <p>Loading…</p>
+  if (error || !request) {
     return (
       <p role="alert" className="error">
-        {error && error.code !== 'CLIENT_NOT_FOUND' ? error.message : 'This application is not known here.'}
+        {error}
       </p>
     )
   }
+  const { client: app, scopes } = request
   const decide = (accept: boolean) =>
     void action.run(
       async () => {
-        const result = await client.oauth2.consent(consentId === undefined ? { accept } : { accept, consentId })
-        // The request was answered already (another tab) or waited past its ten minutes: say what to do.
+        const result = await client.oauth2.consent({ accept, consentId })
         if (result.error?.code === 'NO_PENDING_CONSENT') {
           return { data: null, error: { ...result.error, message: 'This request has expired. Go back to the application and start again.' } }
         }
@@ -146,20 +163,43 @@ function ConsentForm({ clientId, scopes, email, consentId }: { clientId: string;
         if (result.data) leaveFor(result.data.redirectURI)
       },
     )
+  const links = [
+    { href: app.clientURI, label: 'Website' },
+    { href: app.policyURI, label: 'Privacy policy' },
+    { href: app.tosURI, label: 'Terms of service' },
+  ].filter((link): link is { href: string; label: string } => link.href !== null)
   return (
     <section>
       <h1>
-        {info.icon ? <img src={info.icon} alt="" width={48} height={48} /> : null} {info.name} wants to access your account
+        {app.icon ? <img src={app.icon} alt="" width={48} height={48} /> : null} {app.name} wants to access your account
       </h1>
+      {app.verified ? null : (
+        <p className="warning">
+          <strong>Unverified application.</strong> Anyone can register an application here under any name: allow it only if you
+          started this sign-in yourself and trust where it came from.
+        </p>
+      )}
       <p>
-        Signed in as <strong>{email}</strong>. {info.name} asks to:
+        Signed in as <strong>{email}</strong>. {app.name} asks to:
       </p>
       <ul>
         {scopes.map((scope) => (
           <li key={scope}>{SCOPE_WORDS[scope] ?? `Use “${scope}”`}</li>
         ))}
       </ul>
-      <p className="muted">Allowing sends you back to {info.name}; denying tells it you said no.</p>
+      {links.length > 0 ? (
+        <p className="muted">
+          {links.map((link, index) => (
+            <span key={link.label}>
+              {index > 0 ? ' · ' : ''}
+              <a href={link.href} target="_blank" rel="noopener noreferrer">
+                {link.label}
+              </a>
+            </span>
+          ))}
+        </p>
+      ) : null}
+      <p className="muted">Allowing sends you back to {app.name}; denying tells it you said no.</p>
       <p>
         <button type="button" disabled={action.pending} onClick={() => decide(true)}>
           Allow
