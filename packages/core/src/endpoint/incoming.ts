@@ -40,17 +40,34 @@ export interface Incoming {
  * a proxy would, as toNodeHandler does, so the rightmost entry is the peer the
  * server saw and a header the client wrote cannot stand in for it.
  */
-export function incomingFromRequest(request: Request, peerAddress?: string): Incoming {
+export function incomingFromRequest(request: Request, peer?: string): Incoming {
   const url = new URL(request.url)
+  // A Request that toNodeHandler made carries its socket's peer as the last hop already: known, not appended twice.
+  const appended = peer === undefined ? forwardedPeers.get(request) : undefined
+  const peerAddress = peer ?? appended
   return {
     method: request.method,
     pathname: url.pathname,
     query: url.search.slice(1),
-    headers: peerAddress === undefined ? request.headers : withForwardedPeer(request.headers, peerAddress),
+    headers: peer === undefined ? request.headers : withForwardedPeer(request.headers, peer),
     ...(peerAddress === undefined ? {} : { peerAddress }),
     text: (maxBytes) => readCapped(request.body, request.headers, maxBytes),
     request: () => request,
   }
+}
+
+/**
+ * The Requests made by server glue (toNodeHandler given a web handler, such
+ * as `toNodeHandler(auth.handler)`) with the socket's peer already appended
+ * to x-forwarded-for: `auth.handler` treats them as if given `{ ip }`, so the
+ * appended hop is believed (docs/rate-limits.md#whose-header-is-believed).
+ */
+const forwardedPeers = new WeakMap<Request, string>()
+
+/** Marks `request` as carrying `peer` as its last x-forwarded-for hop, appended by the glue that made it. */
+export function markForwardedPeer(request: Request, peer: string): Request {
+  forwardedPeers.set(request, peer)
+  return request
 }
 
 /** A copy of the headers with the peer appended to x-forwarded-for (a request's own headers may be immutable). */

@@ -24,6 +24,30 @@ const page = defineEndpoint({
   handler: () => new Response('<p>hello</p>', { headers: { 'content-type': 'text/html' } }),
 })
 
+describe.each(['auth (direct)', 'auth.handler (web Request)'])('toNodeHandler(%s) with no proxy setting: the socket peer is believed', (mode) => {
+  // `ipAddress: {}`: the library's default, no trustedProxyCount (docs/rate-limits.md#whose-header-is-believed).
+  const auth = testAuth({ plugins: [definePlugin({ id: 'node-test', endpoints: { whoami } })], rateLimit: { enabled: false }, advanced: { ipAddress: {} } })
+  let server: Server
+  let base: string
+  beforeAll(async () => {
+    server = createServer(toNodeHandler(mode === 'auth (direct)' ? auth : auth.handler))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+
+  it('ctx.ip is the peer, and a client-written x-forwarded-for does not replace it', async () => {
+    for (const headers of [{}, { 'x-forwarded-for': '6.6.6.6' }] as Record<string, string>[]) {
+      const response = await fetch(`${base}/api/auth/whoami`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ name: 'Ada' }),
+      })
+      expect((await response.json()).ip).toBe('127.0.0.1')
+    }
+  })
+})
+
 describe.each(['auth (direct)', 'auth.handler (web Request)'])('toNodeHandler(%s) over a real socket', (mode) => {
   const auth = testAuth({ plugins: [definePlugin({ id: 'node-test', endpoints: { whoami, page } })], rateLimit: { enabled: false } })
   let server: Server

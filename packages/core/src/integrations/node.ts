@@ -18,7 +18,7 @@ import { Readable } from 'node:stream'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { HeaderMap } from '../endpoint/header-map.js'
-import { handleIncomingKey, readCapped, type Incoming } from '../endpoint/incoming.js'
+import { handleIncomingKey, markForwardedPeer, readCapped, type Incoming } from '../endpoint/incoming.js'
 import type { Outgoing } from '../endpoint/respond.js'
 
 type WebHandler = (request: Request) => Promise<Response>
@@ -140,7 +140,9 @@ export function toRequest(req: IncomingMessage): Request {
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>
     init.duplex = 'half'
   }
-  return new Request(new URL(req.url ?? '/', 'http://localhost'), init)
+  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), init)
+  // auth.handler believes the hop appended above, as it would with `{ ip }` (docs/rate-limits.md#whose-header-is-believed).
+  return req.socket.remoteAddress ? markForwardedPeer(request, req.socket.remoteAddress) : request
 }
 
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
