@@ -30,6 +30,17 @@ describe('oauth2 routes', () => {
     expectTypeOf(data.redirectURI).toEqualTypeOf<string>()
   })
 
+  it('consentRequest needs the consent_id and answers the request as the server holds it', async () => {
+    expectTypeOf(fromPlugins.oauth2.consentRequest).toBeCallableWith({ consent_id: 'abc' })
+    // @ts-expect-error consent_id is required: the page shows nothing without it
+    void fromServer.oauth2.consentRequest({})
+    const { data, error } = await fromServer.oauth2.consentRequest({ consent_id: 'abc' })
+    if (error) return
+    expectTypeOf(data.scopes).toEqualTypeOf<string[]>()
+    expectTypeOf(data.client.verified).toEqualTypeOf<boolean>()
+    expectTypeOf(data.client.policyURI).toEqualTypeOf<string | null>()
+  })
+
   it('clientInfo needs the id for its path and answers the public face', async () => {
     expectTypeOf(fromPlugins.oauth2.clientInfo).toBeCallableWith({ id: 'abc' })
     // @ts-expect-error the id fills the path: required
