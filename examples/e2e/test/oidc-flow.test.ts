@@ -3,7 +3,10 @@
  * Chromium): a relying party (a small node:http app in this test, speaking
  * OpenID Connect through openid-client, on its own loopback port) sends the
  * user to authorize; the app's /login page signs them in and resumes; the
- * /consent page names the client and the scopes; Allow sends the browser back
+ * /consent page names the client and the scopes as GET /oauth2/consent answers
+ * them for its consent_id (a URL naming another client or other scopes
+ * changes nothing, and without consent_id nothing is shown), marking the
+ * self-registered client unverified; Allow sends the browser back
  * to the relying party, which redeems the code (PKCE S256, client_secret_basic)
  * and shows who signed in from the ID Token. A newcomer creates an account
  * from the login page, continues, and denies: the relying party hears
@@ -174,10 +177,26 @@ describe.skipIf(missing !== null)(`OIDC in the browser${missing ? ` (skipped: ${
       await page.getByRole('button', { name: 'Sign in' }).click()
       await page.waitForURL((url) => url.href.startsWith(`${server.url}/consent`))
     })
+    await step(page, 'oidc-consent-page-reads-the-server', async () => {
+      const shown = new URL(page.url())
+      // Without consent_id the page shows nothing to approve, whatever client and scopes its URL names.
+      await page.goto(`${server.url}/consent?client_id=${encodeURIComponent(client.client_id)}&scope=openid`)
+      await page.getByRole('heading', { name: 'Nothing to approve' }).waitFor()
+      // A URL that names another client and other scopes: the page still shows the pending request as the server holds it.
+      const spoofed = new URL(shown)
+      spoofed.searchParams.set('client_id', 'trusted-wiki')
+      spoofed.searchParams.set('scope', 'openid offline_access')
+      const loaded = page.waitForResponse((response) => response.url().startsWith(`${server.url}/api/auth/oauth2/consent?consent_id=`))
+      await page.goto(spoofed.href)
+      expect((await loaded).status()).toBe(200)
+    })
     await step(page, 'oidc-consents', async () => {
       await page.getByRole('heading', { name: `${CLIENT_NAME} wants to access your account` }).waitFor()
+      // Registered over HTTP by a signed-in developer: self-registered, so marked unverified.
+      await page.getByText('Unverified application.').waitFor()
       await page.getByText('See your email address').waitFor()
       await page.getByText('See your name and picture').waitFor()
+      expect(await page.getByText('Stay connected when you are not using it').count()).toBe(0)
       await page.getByRole('button', { name: 'Allow' }).click()
       await page.waitForURL((url) => url.href.startsWith(`${rp.url}/callback`))
     })
