@@ -7,8 +7,9 @@
  * `client.oauth2.clientInfo({ id })`, `client.oauth2.register(metadata)`,
  * and the user's connected apps: `client.oauth2.grants()` and
  * `client.oauth2.revokeGrant({ clientId })`;
- * `useOAuthClient(client, clientId)` gives a consent page the client's name
- * and icon.
+ * `useOAuthClient(client, clientId)` gives a page the public name and icon
+ * of a client by its id (a consent page shows `consentRequest` instead: an
+ * id taken from the page's URL is anyone's to write).
  *
  * Nothing of the server plugin is imported at run time (its types only): this
  * module is data, zod/mini schemas and one hook over `useStore`.

@@ -1,7 +1,9 @@
 /**
  * @module
- * `useOAuthClient(client, clientId)`: the name and icon of the client a
- * consent page asks about, from GET /oauth2/client/:id. The answer is public
+ * `useOAuthClient(client, clientId)`: the name and icon of a client, from
+ * GET /oauth2/client/:id. Not for the consent page, which shows what
+ * `client.oauth2.consentRequest` answers for its consent_id (a client id
+ * from the page's URL is anyone's to write: docs/oidc-provider.md#consent). The answer is public
  * and the same for every user, so it is kept per client id for the page's
  * life (one request however many components read it) and does not follow the
  * session as the plugin stores do. Built on `useStore` of `@gatehouse/react`:
