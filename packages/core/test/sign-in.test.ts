@@ -133,7 +133,8 @@ describe('POST /sign-in/email', () => {
     const { response, body } = await signIn(auth, { email: 'ada@example.com' })
     expect(response.status).toBe(403)
     expect(body).toEqual({ code: 'EMAIL_NOT_VERIFIED', message: 'Email not verified' })
-    expect(response.headers.getSetCookie()).toEqual([])
+    // No session; only the binding that lets this browser's copy of the new link sign in (docs/security.md#login-csrf).
+    expect(response.headers.getSetCookie().map((line) => line.split('=')[0])).toEqual(['gatehouse.link_binding'])
     expect(auth.mailbox.mails.length).toBe(before + 1)
     const { db } = await auth.$context
     await db.update({ model: 'user', where: { field: 'email', value: 'ada@example.com' }, update: { emailVerified: true } })

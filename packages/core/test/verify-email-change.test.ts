@@ -82,7 +82,8 @@ describe('GET /verify-email with a change confirmation, from the owner\'s sessio
     expect(new URL(mail?.url ?? '').searchParams.get('callbackURL')).toBe('/email-changed')
     // The address is not verified yet: no callback, and no new session from a change link.
     expect(after).not.toHaveBeenCalled()
-    expect(response.headers.getSetCookie()).toEqual([])
+    // No session cookie; only the link binding of the verification mail just sent (docs/security.md#login-csrf).
+    expect(response.headers.getSetCookie().map((line) => line.split('=')[0])).toEqual(['gatehouse.link_binding'])
     expect(await (await auth.$context).adapter.findMany({ model: 'session' })).toHaveLength(sessionsBefore)
 
     // The link mailed to the new address proves that mailbox: it needs no session (another device may open it).
