@@ -25,7 +25,11 @@ function namesProto(raw: unknown): boolean {
  * const body = z.lazy(() => z.object({ permissions: permissionsInput() }))
  */
 export function permissionsInput() {
-  return z
-    .custom<z.input<typeof statements>>((raw) => !namesProto(raw), { message: 'A resource cannot be named __proto__' })
-    .pipe(statements.refine((value) => Object.keys(value).length > 0, { message: 'Name at least one resource' }))
+  return (
+    z
+      .custom<z.input<typeof statements>>((raw) => !namesProto(raw), { message: 'A resource cannot be named __proto__' })
+      // What the input is, for JSON Schema (docs/reference/routes.md): the record's shape, which the raw check has none of.
+      .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'array', items: { type: 'string' } } })
+      .pipe(statements.refine((value) => Object.keys(value).length > 0, { message: 'Name at least one resource' }))
+  )
 }
