@@ -3,7 +3,7 @@
  * `@gatehouse/core/adapters/mysql`: the Kysely adapter on a mysql2 pool, for
  * MySQL 8 and MariaDB 10.5+. Imports mysql2 only, never better-sqlite3 or pg.
  */
-import { Kysely, MysqlDialect } from 'kysely'
+import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'kysely'
 import { createPool, type Pool, type PoolOptions } from 'mysql2'
 import type { AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
@@ -36,7 +36,26 @@ export function mysqlAdapter(uriOrPoolOrConfig: string | Pool | PoolOptions): Ad
     const pool = isPool(source)
       ? source
       : createPool(typeof source === 'string' ? { uri: source, ...required } : { ...source, ...required })
-    const db = new Kysely<Tables>({ dialect: new MysqlDialect({ pool }) })
+    const db = new Kysely<Tables>({ dialect: new MysqlDialect({ pool, onCreateConnection: refuseNoBackslashEscapes }) })
     return createKyselyAdapter({ db, dialect: 'mysql', ownsConnection: owned }, schema)
+  }
+}
+
+/**
+ * mysql2's `query()`, which Kysely's MySQL dialect uses, writes parameters
+ * into the SQL text and escapes quotes in them with a backslash. A server
+ * session in `NO_BACKSLASH_ESCAPES` reads that backslash as a plain
+ * character, so a quote in any value (an email, a name) would end its string
+ * and the rest would run as SQL: injection. Every new connection is checked
+ * once, before its first statement, and refused in that mode
+ * (docs/adapters.md#dialect-notes).
+ */
+export async function refuseNoBackslashEscapes(connection: DatabaseConnection): Promise<void> {
+  const result = await connection.executeQuery<{ mode: string | null }>(CompiledQuery.raw('SELECT @@SESSION.sql_mode AS mode'))
+  const mode = result.rows[0]?.mode ?? ''
+  if (mode.split(',').includes('NO_BACKSLASH_ESCAPES')) {
+    throw new Error(
+      'The MySQL session runs with sql_mode NO_BACKSLASH_ESCAPES, in which mysql2 cannot escape values safely: remove it from the server\'s or the pool\'s sql_mode (docs/adapters.md#dialect-notes)',
+    )
   }
 }
