@@ -27,12 +27,12 @@ describe.skipIf(!services.mysql)('mysql sql_mode', () => {
   }
 
   it('refuses a connection in NO_BACKSLASH_ESCAPES, naming the mode, before any value is sent', async () => {
-    const adapter = mysqlAdapter(poolWith("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',NO_BACKSLASH_ESCAPES')"))({ schema: coreSchema })
+    const adapter = await mysqlAdapter(poolWith("SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',NO_BACKSLASH_ESCAPES')"))({ schema: coreSchema })
     await expect(adapter.findOne({ model: 'user', where: { field: 'email', value: INJECTION } })).rejects.toThrow(/NO_BACKSLASH_ESCAPES/)
   })
 
   it('a connection in the default mode is accepted (control)', async () => {
-    const adapter = mysqlAdapter(poolWith(null))({ schema: coreSchema })
+    const adapter = await mysqlAdapter(poolWith(null))({ schema: coreSchema })
     // The statement reaches the server (whether the table exists here or not): the mode check lets it through.
     const outcome = await adapter.findOne({ model: 'user', where: { field: 'email', value: INJECTION } }).then(
       () => 'answered',
