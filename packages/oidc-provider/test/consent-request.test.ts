@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { authed, cookieHeader } from '../../core/test/accounts.js'
+import { BASE } from '../../core/test/helpers.js'
 import {
   authorizeQuery,
   CALLBACK,
@@ -29,6 +30,12 @@ async function openAuthorization(auth: ProviderAuth, cookie: string, client: Tes
   const page = location(response)
   expect(page.pathname).toBe('/consent')
   return { cookie: cookieHeader(response, cookie), consentId: page.searchParams.get('consent_id') ?? '', state }
+}
+
+/** POST /oauth2/consent {accept} as a consent page at `page` (a URL, or null for no Referer) posts it. */
+async function answerFrom(auth: ProviderAuth, cookie: string, page: string | null, json: Record<string, unknown> = { accept: true }) {
+  const response = await auth.handler(authed('/api/auth/oauth2/consent', cookie, { json, headers: page ? { referer: page } : {} }))
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
 async function consents(auth: ProviderAuth) {
@@ -125,9 +132,11 @@ describe('{ accept } without consentId approves only the request the page loaded
     const evil = await createClient(auth, { name: 'Evil', redirectURLs: ['https://evil.example/cb'] })
     // The attacker's popup leaves B pending; B's page never loads (the popup closed at once).
     const popup = await openAuthorization(auth, user.cookie, evil, { redirect_uri: 'https://evil.example/cb', scope: 'openid offline_access', prompt: 'consent' })
-    // Nothing was shown: "Allow" without an id approves nothing.
-    const unshown = await postConsent(auth, popup.cookie, true)
+    // A page written to show its URL, sent to a URL naming A and no request: "Allow" there approves nothing.
+    const crafted = `${BASE}/consent?client_id=${trusted.clientId}&scope=openid`
+    const unshown = await answerFrom(auth, popup.cookie, crafted)
     expect([unshown.status, unshown.body.code]).toEqual([400, 'CONSENT_ID_REQUIRED'])
+    expect(await consents(auth)).toEqual([])
 
     // The user then reaches the consent page of A, which loads A.
     const page = await openAuthorization(auth, popup.cookie, trusted)
@@ -177,5 +186,44 @@ describe('{ accept } without consentId approves only the request the page loaded
     // Answered now: nothing pending is left.
     const again = await postConsent(auth, answered.cookie, true)
     expect([again.status, again.body.code]).toEqual([400, 'NO_PENDING_CONSENT'])
+  })
+})
+
+describe('{ accept } alone from a page written to the spec (it shows the client_id and scope of its URL)', () => {
+  it('without a Referer (a caller that is no page in a browser) it answers the one pending request', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const client = await createClient(auth)
+    const opened = await openAuthorization(auth, user.cookie, client)
+    const answer = await answerFrom(auth, opened.cookie, null)
+    expect(answer.status).toBe(200)
+    expect(new URL(String(answer.body.redirectURI)).searchParams.get('state')).toBe(opened.state)
+  })
+
+  it('from the page the authorization sent the browser to, it answers the request of that page’s consent_id', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const first = await createClient(auth, { name: 'First' })
+    const second = await createClient(auth, { name: 'Second' })
+    const one = await openAuthorization(auth, user.cookie, first)
+    const two = await openAuthorization(auth, one.cookie, second)
+    const page = `${BASE}/consent?client_id=${first.clientId}&scope=openid&consent_id=${one.consentId}`
+    const answer = await answerFrom(auth, two.cookie, page)
+    expect(answer.status).toBe(200)
+    expect(new URL(String(answer.body.redirectURI)).searchParams.get('state')).toBe(one.state)
+    expect((await consents(auth)).map((row) => row.clientId)).toEqual([first.clientId])
+  })
+
+  it('two requests pending and nothing to tell them apart: refused', async () => {
+    const auth = providerAuth()
+    const user = await newUser(auth)
+    const one = await openAuthorization(auth, user.cookie, await createClient(auth))
+    const two = await openAuthorization(auth, one.cookie, await createClient(auth))
+    const answer = await answerFrom(auth, two.cookie, null)
+    expect([answer.status, answer.body.code]).toEqual([400, 'CONSENT_ID_REQUIRED'])
+    // A page on another origin, whose browser sends only the origin, is told apart no better.
+    const originOnly = await answerFrom(auth, two.cookie, 'https://app.example.com/')
+    expect([originOnly.status, originOnly.body.code]).toEqual([400, 'CONSENT_ID_REQUIRED'])
+    expect(await consents(auth)).toEqual([])
   })
 })

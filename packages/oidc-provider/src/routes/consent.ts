@@ -81,20 +81,50 @@ export function oauth2Consent(options: ResolvedOidcOptions) {
 }
 
 /**
- * The request the answer is for: the one named by `consentId`, else the one
- * request this browser's consent page loaded, if that is unambiguous
- * (answered and expired requests do not count).
+ * The request the answer is for (answered and expired requests do not count):
+ *
+ * 1. the one named by `consentId`;
+ * 2. else, once the consent page loaded a request (GET /oauth2/consent), the
+ *    one it loaded, if that is unambiguous;
+ * 3. else the one named by the `consent_id` of the page the answer was posted
+ *    from (its `Referer`): a page written to the spec, which shows the
+ *    `client_id` and `scope` of its URL, answers for the request of that URL.
+ *    A page URL that names no request is refused: it may show a client the
+ *    attacker wrote into it while another request waits (review F2);
+ * 4. else (no `Referer` with a query: a caller that is not a page in a browser,
+ *    or a page on another origin whose browser sends only the origin) the one
+ *    live request, if there is exactly one: the spec's wire format.
  */
 async function choose(ctx: EndpointContext, entries: readonly PendingConsent[], consentId: string | undefined): Promise<PendingConsent> {
-  if (consentId !== undefined) {
-    const named = entries.find((entry) => entry.id !== '' && entry.id === consentId)
-    if (!named) throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
-    return named
+  const named = (id: string) => {
+    const entry = entries.find((candidate) => candidate.id !== '' && candidate.id === id)
+    if (!entry) throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
+    return entry
   }
+  if (consentId !== undefined) return named(consentId)
   const live: PendingConsent[] = []
   for (const entry of entries) if (await isLive(ctx.db, ctx.clock, entry.token)) live.push(entry)
-  const chosen = shownRequest(live)
-  if (chosen === 'none') throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
-  if (chosen === 'ambiguous') throw new AuthError(OidcErrors.CONSENT_ID_REQUIRED)
-  return chosen
+  if (live.length === 0) throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
+  if (live.some((entry) => entry.shown !== undefined)) {
+    const chosen = shownRequest(live)
+    if (chosen === 'none') throw new AuthError(OidcErrors.NO_PENDING_CONSENT)
+    if (chosen === 'ambiguous') throw new AuthError(OidcErrors.CONSENT_ID_REQUIRED)
+    return chosen
+  }
+  const page = pageQuery(ctx.headers.get('referer'))
+  if (page) {
+    const id = page.get('consent_id')
+    if (!id) throw new AuthError(OidcErrors.CONSENT_ID_REQUIRED)
+    return named(id)
+  }
+  const [only, ...others] = live
+  if (!only || others.length > 0) throw new AuthError(OidcErrors.CONSENT_ID_REQUIRED)
+  return only
+}
+
+/** The query of the page an answer was posted from, or null when the `Referer` carries none (absent, origin only, unparsable). */
+function pageQuery(referer: string | null): URLSearchParams | null {
+  if (!referer || !URL.canParse(referer)) return null
+  const url = new URL(referer)
+  return url.search === '' ? null : url.searchParams
 }
