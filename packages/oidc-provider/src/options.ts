@@ -179,7 +179,7 @@ export const DEFAULT_REFRESH_TOKEN_EXPIRES_IN = 604_800
 /** Thirty days: the absolute lifetime of a grant's refresh tokens. */
 export const DEFAULT_REFRESH_TOKEN_MAX_AGE = 2_592_000
 /** Ten seconds: how long a just-rotated refresh token may be presented again by its client. */
-export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 10
+export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL = 0
 /** Max age of the login-prompt and consent cookies, in seconds. */
 export const PENDING_REQUEST_MAX_AGE = 600
 /** Thirty days: keys older than this are replaced, their public halves kept until their tokens expire. */

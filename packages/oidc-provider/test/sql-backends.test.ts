@@ -61,17 +61,14 @@ for (const { dialect, enabled } of backendDialects) {
       expect((await userinfo(auth, winner.body.access_token)).status).toBe(401)
     })
 
-    it('twenty parallel uses of one refresh token: a pair each within the reuse interval; a reuse after it revokes the family', async () => {
+    it('twenty parallel uses of one refresh token: one new pair, and the family is revoked as reuse', async () => {
       const auth = ready()
       const client = await createClient(auth)
       const { tokens } = await offlineTokens(auth, client, 'openid offline_access')
       const replies = await Promise.all(Array.from({ length: 20 }, () => refreshGrant(auth, client, tokens.refresh_token)))
-      expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: 20 }, () => 200))
-      expect(await tokenRows(auth, client.clientId)).toHaveLength(21)
-      auth.clock.advance(10_001)
-      expect((await refreshGrant(auth, client, tokens.refresh_token)).body.error).toBe('invalid_grant')
+      const winner = expectOneWinner(replies)
       expect(await tokenRows(auth, client.clientId)).toHaveLength(0)
-      expect((await userinfo(auth, replies[0]?.body.access_token)).status).toBe(401)
+      expect((await userinfo(auth, winner.body.access_token)).status).toBe(401)
     })
 
     it('a password reset ends every token of the user; refreshes racing sign-out everywhere leave none alive', async () => {

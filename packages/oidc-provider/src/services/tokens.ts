@@ -12,7 +12,7 @@
  * - A refresh locks the row of the presented token, marks it rotated and
  *   writes a new pair. Presenting a rotated token again is reuse (RFC 9700
  *   §4.14.2) and revokes the family, except within
- *   `refreshTokenReuseInterval` (10 s) of its rotation, by the same client,
+ *   `refreshTokenReuseInterval` (off by default) of its rotation, by the same client,
  *   while no later token of the family was rotated: then it gets another pair
  *   of the family (parallel refreshes from two tabs, a retry after a
  *   timeout). Tokens are stored as digests, so the pair the first use got
