@@ -114,6 +114,25 @@ describe('origin check without cookies (login CSRF)', () => {
     expect(signUpCall.status).toBe(200)
   })
 
+  it('the link binding cookie alone does not make a request cookie-bearing: a client keeping it after sign-up still signs in', async () => {
+    const auth = accountAuth({ emailVerification: { sendOnSignUp: true } })
+    const signedUp = await auth.handler(
+      request('/api/auth/sign-up/email', { json: { name: 'Ada', email: 'ada@example.com', password: PASSWORD }, headers: { origin: BASE } }),
+    )
+    const binding = cookieHeader(signedUp)
+      .split('; ')
+      .filter((pair) => pair.startsWith('gatehouse.link_binding='))
+      .join('; ')
+    expect(binding).not.toBe('')
+    const response = await auth.handler(request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: PASSWORD }, headers: { cookie: binding } }))
+    expect(response.status).toBe(200)
+    // Any other cookie beside it still needs an origin.
+    const withSession = await auth.handler(
+      request('/api/auth/sign-in/email', { json: { email: 'ada@example.com', password: PASSWORD }, headers: { cookie: `${binding}; other=1` } }),
+    )
+    expect(withSession.status).toBe(403)
+  })
+
   it('still refuses a cookie-bearing POST with neither Origin nor Referer', async () => {
     const { auth } = await withAttacker()
     const response = await auth.handler(request('/api/auth/sign-in/email', { json: signInForm, headers: { cookie: 'a=b' } }))

@@ -171,3 +171,10 @@ export function verifySignedCookieValue(
   const value = signed.slice(0, dot)
   return verify(value, signed.slice(dot + 1), keys) ? value : null
 }
+
+/**
+ * The short name of the cookie that marks the browser which asked for a
+ * sign-in link (session/link-binding.ts). It authorizes nothing, so the
+ * origin check does not count it as a credential (endpoint/handler.ts).
+ */
+export const LINK_BINDING_COOKIE = 'link_binding'

@@ -10,8 +10,9 @@ import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { headersTrusted, lookupClientIp, parseIp, rateLimitKeyForIp, type ClientIpLookup } from '../security/ip.js'
 import type { AuthContext } from './context.js'
+import { parseCookieHeader } from '../cookies/cookie-header.js'
 import { createCookieJar } from '../cookies/cookie-jar.js'
-import type { CookieConfig } from '../cookies/cookies.js'
+import { LINK_BINDING_COOKIE, type CookieConfig } from '../cookies/cookies.js'
 import type { Method } from './define-endpoint.js'
 import { executeEndpoint } from './execute.js'
 import { HeaderMap } from './header-map.js'
@@ -73,7 +74,7 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     // Set before any check, so a refusal (429, 400) is readable cross-origin too.
     if (metadata.cors) for (const [name, value] of CORS_HEADERS) responseHeaders.set(name, value)
 
-    if (!metadata.skipOriginCheck && !metadata.cors) checkOrigin(auth, incoming)
+    if (!metadata.skipOriginCheck && !metadata.cors) checkOrigin(auth, incoming, runtime.cookieConfig.cookie(LINK_BINDING_COOKIE).name)
 
     const ipOptions = auth.options.advanced?.ipAddress
     const lookup = lookupClientIp(incoming.headers, {
@@ -227,12 +228,15 @@ function routePath(pathname: string, basePath: string): string | null {
  * - With neither Origin nor Referer, a cookie-bearing request is refused:
  *   it cannot prove where it came from. One with no cookie either is a
  *   server-to-server call (curl, a backend): a browser always sends Origin
- *   on a cross-site POST, so it passes.
+ *   on a cross-site POST, so it passes. The link binding cookie alone
+ *   (session/link-binding.ts) does not count: it signs nobody in and
+ *   authorizes nothing, and a client's cookie jar keeps it after a sign-up
+ *   that opened no session.
  *
  * `cors` and `skipOriginCheck` endpoints never get here: they are meant to be
  * called from other origins (bearer tokens, webhooks, the `form_post` callback).
  */
-function checkOrigin(auth: AuthContext, incoming: Incoming): void {
+function checkOrigin(auth: AuthContext, incoming: Incoming, linkBindingCookie: string): void {
   if (safeMethods.has(incoming.method)) return
   if (auth.options.advanced?.disableOriginCheck) return
   const { headers } = incoming
@@ -242,7 +246,8 @@ function checkOrigin(auth: AuthContext, incoming: Incoming): void {
   // An empty Referer says as little as none (Referrer-Policy: no-referrer sends none at all).
   const referer = headers.get('referer')
   if (referer) return requireTrusted(auth, refererOrigin(referer))
-  if (headers.has('cookie')) throw new AuthError(CoreErrors.MISSING_ORIGIN)
+  const cookies = parseCookieHeader(headers.get('cookie'))
+  if ([...cookies.keys()].some((name) => name !== linkBindingCookie)) throw new AuthError(CoreErrors.MISSING_ORIGIN)
 }
 
 /** An opaque (`null`), empty or unparsable origin proves nothing: refused like a missing one. */

@@ -19,10 +19,11 @@
  * only make a browser sign in by a top-level navigation, since browsers
  * refuse a SameSite=Lax cookie set by a cross-site subresource or frame.
  */
+import { LINK_BINDING_COOKIE } from '../cookies/cookies.js'
 import { sha256Base64url } from '../crypto/keys.js'
 import type { EndpointContext } from '../endpoint/context.js'
 
-const COOKIE = 'link_binding'
+const COOKIE = LINK_BINDING_COOKIE
 
 type Ctx = Pick<EndpointContext, 'cookies' | 'headers'>
 
