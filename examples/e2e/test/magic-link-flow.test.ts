@@ -68,4 +68,22 @@ describe.skipIf(missing !== null)(`magic-link sign-in${missing ? ` (skipped: ${m
       await fresh.getByRole('heading', { name: 'Hello, Ada Lovelace' }).waitFor()
     })
   })
+
+  it('a link opened on another device asks "Sign in?" first, and its button signs in (login CSRF)', async () => {
+    const laptop = await newPage()
+    const email = 'linus-link@example.com'
+    await step(laptop, 'linus-asks-on-the-laptop', () => askForLink(laptop, email))
+    const mail = await suite.server.mailTo(email, 'magic-link')
+    const phone = await newPage()
+    await step(phone, 'the-phone-is-asked-before-signing-in', async () => {
+      await phone.goto(mail.url)
+      await phone.getByRole('heading', { name: 'Sign in?' }).waitFor()
+      const before = (await (await phone.request.get('/api/auth/get-session')).json()) as unknown
+      expect(before).toBeNull()
+    })
+    await step(phone, 'linus-continues-on-the-phone', async () => {
+      await phone.getByRole('button', { name: `Continue as ${email}` }).click()
+      await phone.getByRole('heading', { name: `Hello, ${email}` }).waitFor()
+    })
+  })
 })
