@@ -19,7 +19,7 @@ import { sqliteAdapter } from '@gatehouse/core/adapters/sqlite'
 import { conformanceSchema } from '@gatehouse/core/testing'
 import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2'
 import { createPool as createCallbackPool } from 'mysql2'
-import { createPool } from 'mysql2/promise'
+import { createPool, type RowDataPacket } from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDrizzleAdapter } from '../src/index.js'
 import { createDrizzleBackend, dialects, type DrizzleBackend } from './databases.js'
@@ -66,8 +66,8 @@ for (const { dialect, enabled } of dialects) {
         // One connection each, so the session mode checked below is the mode every query runs under.
         const pool = createPool({ uri: backend.location, connectionLimit: 1 })
         pool.on('connection', (connection) => void connection.query(NO_BACKSLASH_ESCAPES))
-        const [[mode]] = (await pool.query('SELECT @@SESSION.sql_mode AS mode')) as unknown as [[{ mode: string }]]
-        expect(mode.mode).toContain('NO_BACKSLASH_ESCAPES')
+        const [rows] = await pool.query<RowDataPacket[]>('SELECT @@SESSION.sql_mode AS mode')
+        expect(String(rows[0]?.mode)).toContain('NO_BACKSLASH_ESCAPES')
         closers.push(() => pool.end())
         adapters.push({
           name: 'drizzle, NO_BACKSLASH_ESCAPES',
