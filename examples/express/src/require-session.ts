@@ -4,28 +4,18 @@
  * read in-process through `auth.api.getSession` (no HTTP round trip), put on
  * `res.locals` for the route; a request without one answers 401.
  */
-import type { IncomingHttpHeaders } from 'node:http'
+import { toHeaders } from '@gatehouse/core/node'
 import type { NextFunction, Request, Response } from 'express'
 import { auth } from './auth.js'
 
 export type Session = NonNullable<Awaited<ReturnType<typeof auth.api.getSession>>>
-
-/** Node's parsed headers as web Headers, which `auth.api` reads. */
-export function webHeaders(incoming: IncomingHttpHeaders): Headers {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(incoming)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
-    else if (value !== undefined) headers.set(name, value)
-  }
-  return headers
-}
 
 /**
  * @example
  * app.get('/api/me', requireSession, (_req, res) => res.json({ user: res.locals.session.user }))
  */
 export async function requireSession(req: Request, res: Response<unknown, { session: Session }>, next: NextFunction): Promise<void> {
-  const session = await auth.api.getSession({ headers: webHeaders(req.headers) })
+  const session = await auth.api.getSession({ headers: toHeaders(req.headers) })
   if (!session) {
     res.status(401).json({ code: 'UNAUTHORIZED', message: 'Sign in first' })
     return

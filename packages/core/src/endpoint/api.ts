@@ -19,6 +19,7 @@ import {
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
 import { clientIpFromHeaders, headersTrusted } from '../security/ip.js'
+import { toHeaders, type HeadersInput } from '../integrations/headers.js'
 import type { Session, User } from '../types/rows.js'
 
 // A body or query whose fields are all optional may be left out entirely.
@@ -32,8 +33,11 @@ type InputField<Key extends string, T> = [T] extends [undefined]
 
 export type ApiArgs<E> = InputField<'body', EndpointBody<E>> &
   InputField<'query', EndpointQuery<E>> & {
-    /** Request headers: the Cookie header carries the session for session-bound endpoints. */
-    readonly headers?: HeadersInit
+    /**
+     * Request headers: the Cookie header carries the session for session-bound endpoints.
+     * Web `Headers`, pairs, a record, or node:http's `req.headers` as it is (docs/endpoints.md#api-calls).
+     */
+    readonly headers?: HeadersInput
     readonly request?: Request
     readonly params?: Readonly<Record<string, string>>
   }
@@ -73,7 +77,7 @@ export type Api<M extends EndpointMap, U = {}, S = {}> = { readonly [K in keyof 
 interface RawArgs {
   readonly body?: unknown
   readonly query?: unknown
-  readonly headers?: HeadersInit
+  readonly headers?: HeadersInput
   readonly request?: Request
   readonly params?: Readonly<Record<string, string>>
   readonly asResponse?: boolean
@@ -98,7 +102,7 @@ async function call(
   runtime: () => Promise<{ context: AuthContext; cookieConfig: CookieConfig }>,
 ): Promise<unknown> {
   const { context, cookieConfig } = await runtime()
-  const headers = new Headers(args.headers ?? args.request?.headers)
+  const headers = toHeaders(args.headers ?? args.request?.headers)
   const cookies = createCookieJar({ header: headers.get('cookie'), config: cookieConfig, secrets: context.secrets })
   const responseHeaders = new Headers()
   const ipOptions = context.options.advanced?.ipAddress

@@ -21,6 +21,8 @@ import { HeaderMap } from '../endpoint/header-map.js'
 import { handleIncomingKey, markForwardedPeer, readCapped, type Incoming } from '../endpoint/incoming.js'
 import type { Outgoing } from '../endpoint/respond.js'
 
+export { toHeaders, type HeadersInput, type NodeHeaders } from './headers.js'
+
 type WebHandler = (request: Request) => Promise<Response>
 type FastTarget = { readonly [handleIncomingKey]: (incoming: Incoming) => Promise<Outgoing> }
 
@@ -130,7 +132,15 @@ export async function writeOutgoing(outgoing: Outgoing, res: ServerResponse): Pr
   res.end()
 }
 
-/** A node request as a web Request, for plain `(Request) => Response` handlers. */
+/**
+ * A node request as a web Request, for plain `(Request) => Response` handlers,
+ * or for server code written against `Request` (docs/getting-started.md#6-from-server-code).
+ * The body is streamed from the socket, so call it once per request.
+ *
+ * @example
+ * import { toRequest } from '@gatehouse/core/node'
+ * const response = await auth.handler(toRequest(req))
+ */
 export function toRequest(req: IncomingMessage): Request {
   const headers = new Headers()
   for (const [name, value] of forwardedHeaders(req)) headers.append(name, value)
