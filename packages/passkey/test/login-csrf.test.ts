@@ -25,7 +25,7 @@ describe('POST /passkey/verify-authentication from another site', () => {
       }),
     )
     expect(refused.status).toBe(403)
-    expect(await refused.json()).toEqual({ code: 'INVALID_ORIGIN', message: 'Invalid origin' })
+    expect(await refused.json()).toMatchObject({ code: 'INVALID_ORIGIN', message: 'Invalid origin' })
     expect(refused.headers.getSetCookie()).toEqual([])
     expect(await db.count({ model: 'session' })).toBe(sessionsBefore)
   })

@@ -253,7 +253,28 @@ function checkOrigin(auth: AuthContext, incoming: Incoming, linkBindingCookie: s
 /** An opaque (`null`), empty or unparsable origin proves nothing: refused like a missing one. */
 function requireTrusted(auth: AuthContext, origin: string | null): void {
   if (!origin || origin === 'null') throw new AuthError(CoreErrors.MISSING_ORIGIN)
-  if (!auth.isTrustedOrigin(origin)) throw new AuthError(CoreErrors.INVALID_ORIGIN)
+  if (!auth.isTrustedOrigin(origin)) throw refusedOrigin(auth, origin)
+}
+
+/** Long enough for any real origin; a client-written header is not copied into logs at any length. */
+const MAX_LOGGED_ORIGIN = 200
+
+/**
+ * The refusal says what to fix (docs/security.md#login-csrf): a dev server
+ * on another port, or the page opened at 127.0.0.1 instead of localhost, is
+ * the usual cause. Every mode logs one warning naming the refused origin and
+ * the trusted ones; outside production the 403 body names them too, beside
+ * the fixed message. In production the body stays bare: the list of trusted
+ * origins is the deployment's business, not a caller's.
+ */
+function refusedOrigin(auth: AuthContext, origin: string): AuthError {
+  const refused = origin.slice(0, MAX_LOGGED_ORIGIN)
+  const trustedOrigins = [auth.origin, ...(auth.options.trustedOrigins ?? [])]
+  auth.logger.warn(`refused origin ${refused}: trusted are ${trustedOrigins.join(', ')} (baseURL and trustedOrigins)`, {
+    origin: refused,
+    trustedOrigins,
+  })
+  return new AuthError(CoreErrors.INVALID_ORIGIN, auth.production ? {} : { details: { origin: refused, trustedOrigins } })
 }
 
 function refererOrigin(referer: string): string | null {
