@@ -29,7 +29,9 @@ export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition }
 export { definePlugin } from './plugins/types.js'
 export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, PluginRateLimitRule, SessionExtra, SignInAttempt, SignInChallenge } from './plugins/types.js'
 
-export { coreSchema, mergeSchemas } from './db/schema.js'
+export { columnName, coreSchema, mergeSchemas, tableName } from './db/schema.js'
+export { applyNaming } from './db/naming.js'
+export type { ModelNaming, NamingOptions } from './db/naming.js'
 export type { CompositeUnique, FieldDefinition, FieldType, ModelDefinition, Schema, SchemaExtension } from './db/schema.js'
 export { DatabaseError, isUniqueViolation } from './db/adapter.js'
 // For adapter authors (docs/adapters.md#writing-an-adapter): the checks, conversions and error mapping the built-in adapters run.

@@ -12,6 +12,8 @@ export type {
   EmailAndPasswordOptions,
   EmailVerificationOptions,
   MailContext,
+  ModelNaming,
+  NamingOptions,
   SessionOptions,
   UserOptions,
 } from './types/options.js'

@@ -7,6 +7,7 @@
 import { systemClock, type Clock } from '../crypto/clock.js'
 import { createSecrets, validateSecrets, type Secrets } from '../crypto/keys.js'
 import { cryptoRandom, generateToken, type Random } from '../crypto/random.js'
+import { applyNaming } from '../db/naming.js'
 import { coreSchema, mergeSchemas, type Schema } from '../db/schema.js'
 import { createCookieConfig, type CookieConfig } from '../cookies/cookies.js'
 import { createLogger, type Logger } from '../logging/logger.js'
@@ -111,12 +112,16 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
     clock: options.clock ?? systemClock,
     random,
     logger,
-    schema: mergeSchemas(
-      coreSchema,
-      ...(options.plugins ?? []).map((plugin) => plugin.schema),
-      options.schema,
-      options.user?.additionalFields ? { user: { fields: options.user.additionalFields } } : undefined,
-      options.session?.additionalFields ? { session: { fields: options.session.additionalFields } } : undefined,
+    // Names resolved once here: every adapter and generator reads the same final names (docs/adapters.md#naming-tables-and-columns).
+    schema: applyNaming(
+      mergeSchemas(
+        coreSchema,
+        ...(options.plugins ?? []).map((plugin) => plugin.schema),
+        options.schema,
+        options.user?.additionalFields ? { user: { fields: options.user.additionalFields } } : undefined,
+        options.session?.additionalFields ? { session: { fields: options.session.additionalFields } } : undefined,
+      ),
+      options.naming,
     ),
     generateId: options.advanced?.generateId ?? (() => generateToken(random, 32)),
     socialProviders: buildSocialProviders(options.socialProviders, `${origin}${basePath}`),

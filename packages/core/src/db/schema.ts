@@ -54,6 +54,8 @@ export type CompositeUnique = readonly string[]
 export interface ModelDefinition {
   /** Table name when it differs from the model name. */
   readonly tableName?: string | undefined
+  /** Name of the `id` primary key column when it is not `id` (set by `applyNaming`, docs/adapters.md#naming-tables-and-columns). */
+  readonly idColumnName?: string | undefined
   readonly fields: Readonly<Record<string, FieldDefinition>>
   /** Composite unique constraints, each naming two or more fields (or `id`); one field uses `FieldDefinition.unique`. */
   readonly unique?: readonly CompositeUnique[] | undefined
@@ -271,12 +273,22 @@ export function getModel(schema: Schema, model: string): ModelDefinition {
   return definition
 }
 
+/**
+ * @example
+ * tableName(applyNaming(coreSchema, { plural: true }), 'user') // 'users'
+ */
 export function tableName(schema: Schema, model: string): string {
   return getModel(schema, model).tableName ?? model
 }
 
+/**
+ * The column of a field, `id` included: the name `applyNaming` resolved, else the field name.
+ *
+ * @example
+ * columnName(applyNaming(coreSchema, { casing: 'snake_case' }), 'user', 'emailVerified') // 'email_verified'
+ */
 export function columnName(schema: Schema, model: string, field: string): string {
-  if (field === 'id') return 'id'
+  if (field === 'id') return getModel(schema, model).idColumnName ?? 'id'
   const definition = getModel(schema, model).fields[field]
   if (!definition) throw new Error(`Unknown field "${model}.${field}"`)
   return definition.columnName ?? field

@@ -22,7 +22,7 @@ import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.
 import type { SecondaryStorage } from '../storage/types.js'
 import type { CleanupTarget } from './cleanup.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
-import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, SessionOptions, UserOptions } from './options.js'
+import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, NamingOptions, SessionOptions, UserOptions } from './options.js'
 import type { SessionWithUser, User } from './rows.js'
 import type { CachePayloadMemo, PasswordService } from './services.js'
 import type { ConfiguredProvider, SocialProvidersOptions } from './social.js'
@@ -59,6 +59,12 @@ export interface GatehouseOptions {
   readonly databaseHooks?: DatabaseHooks | undefined
   /** Application tables, or fields added to existing ones. */
   readonly schema?: SchemaExtension | undefined
+  /**
+   * Table and column names the application's way: plural tables, snake_case,
+   * any name per model and field (docs/adapters.md#naming-tables-and-columns).
+   * Default: the model and field names as they are.
+   */
+  readonly naming?: NamingOptions | undefined
   readonly user?: UserOptions | undefined
   readonly emailAndPassword?: EmailAndPasswordOptions | undefined
   readonly emailVerification?: EmailVerificationOptions | undefined

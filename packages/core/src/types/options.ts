@@ -7,6 +7,8 @@
  * `GatehouseOptions` and, through it, everything above them.
  */
 import type { FieldDefinition } from '../db/schema.js'
+
+export type { ModelNaming, NamingOptions } from '../db/naming.js'
 import type { User } from './rows.js'
 
 /** What mail callbacks receive. `request` is absent for server-side `api` calls made without one. */

@@ -38,7 +38,7 @@ export function createTableStatement(schema: Schema, model: string, dialect: Sql
   const table = tableName(schema, model)
   const fields = Object.entries(getModel(schema, model).fields)
   // SQLite lets a non-INTEGER primary key hold NULL unless the column also says NOT NULL.
-  const parts = [`${quote('id', dialect)} ${idColumnTypeName(dialect)} not null primary key`]
+  const parts = [`${quote(columnName(schema, model, 'id'), dialect)} ${idColumnTypeName(dialect)} not null primary key`]
   for (const [field, definition] of fields) {
     const type = columnTypeName(getModel(schema, model), field, dialect)
     parts.push(`${quote(columnName(schema, model, field), dialect)} ${type}${isRequired(definition) ? ' not null' : ''}`)

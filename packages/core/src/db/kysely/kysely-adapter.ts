@@ -12,7 +12,7 @@
  * consumed once: docs/accounts.md#password-reset).
  */
 import { sql, type CompiledQuery, type Kysely, type QueryExecutorProvider, type QueryResult, type RawBuilder } from 'kysely'
-import type { Adapter, AdapterFactory, Joins, Row, SortBy, WhereInput } from '../adapter.js'
+import { withDialect, type Adapter, type AdapterFactory, type Joins, type Row, type SortBy, type WhereInput } from '../adapter.js'
 import { resolveJoins } from '../join.js'
 import { columnName, tableName, type Schema } from '../schema.js'
 import { supportsReturning, type SqlDialect } from './dialect.js'
@@ -56,7 +56,7 @@ const CONSUME_ATTEMPTS = 5
  * const auth = createAuth({ database: kyselyAdapter({ db, dialect: 'sqlite' }) })
  */
 export function kyselyAdapter<DB>(options: KyselyAdapterOptions<DB>): AdapterFactory {
-  return ({ schema }) => createKyselyAdapter(options, schema)
+  return withDialect(options.dialect, ({ schema }) => createKyselyAdapter(options, schema))
 }
 
 /**
@@ -88,7 +88,9 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
   const { schema, dialect } = shared
   const returning = supportsReturning(dialect)
   const table = (model: string) => sql.id(tableName(schema, model))
-  const id = sql.id('id')
+  /** The primary key column, whatever `naming` calls it (docs/adapters.md#naming-tables-and-columns). */
+  const idName = (model: string) => columnName(schema, model, 'id')
+  const id = (model: string) => sql.id(idName(model))
 
   // InnoDB defaults to REPEATABLE READ, whose snapshot would hide what the previous holder of a `lock` committed.
   const begin = () => (dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction())
@@ -122,7 +124,7 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
   }
 
   async function selectById(model: string, rowId: unknown, executor: QueryExecutorProvider = db): Promise<Row | null> {
-    const { rows } = await run(model, sql<RawRow>`select * from ${table(model)} where ${id} = ${rowId}`, executor)
+    const { rows } = await run(model, sql<RawRow>`select * from ${table(model)} where ${id(model)} = ${rowId}`, executor)
     return rows[0] ? fromRow(schema, model, rows[0]) : null
   }
 
@@ -177,24 +179,24 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
 
     async update<T extends Row = Row>({ model, where: input, update }: { model: string; where: WhereInput; update: Row }): Promise<T | null> {
       const { columns, values } = toColumns(schema, model, update, dialect)
-      const first = sql`select ${id} from ${table(model)}${where(model, input)} order by ${id} limit 1`
+      const first = sql`select ${id(model)} from ${table(model)}${where(model, input)} order by ${id(model)} limit 1`
       if (columns.length === 0) {
-        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1`)
+        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id(model)} limit 1`)
         return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
       }
       const assignments = sql.join(columns.map((column, index) => sql`${sql.id(column)} = ${values[index]}`))
       if (returning) {
         // The subquery picks the one row; repeating the clause outside keeps a row that stopped matching untouched.
-        const query = sql<RawRow>`update ${table(model)} set ${assignments} where ${id} in (${first})${whereAnd(model, input)} returning *`
+        const query = sql<RawRow>`update ${table(model)} set ${assignments} where ${id(model)} in (${first})${whereAnd(model, input)} returning *`
         const { rows } = await run(model, query)
         return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
       }
       // MySQL has neither RETURNING nor LIMIT in an IN subquery: lock the row, update it by id, read it back.
       const lockAndUpdate = async (executor: QueryExecutorProvider): Promise<T | null> => {
         const { rows } = await run(model, sql<RawRow>`${first} for update`, executor)
-        const target = rows[0]?.id
+        const target = rows[0]?.[idName(model)]
         if (target === undefined) return null
-        await run(model, sql<RawRow>`update ${table(model)} set ${assignments} where ${id} = ${target}`, executor)
+        await run(model, sql<RawRow>`update ${table(model)} set ${assignments} where ${id(model)} = ${target}`, executor)
         const row = await selectById(model, typeof update.id === 'string' ? update.id : target, executor)
         return row ? asRow<T>(row) : null
       }
@@ -227,18 +229,18 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
     async consume<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
       for (let attempt = 0; attempt < CONSUME_ATTEMPTS; attempt++) {
         if (returning) {
-          const query = sql<RawRow>`delete from ${table(model)} where ${id} in (select ${id} from ${table(model)}${where(model, input)} order by ${id} limit 1)${whereAnd(model, input)} returning *`
+          const query = sql<RawRow>`delete from ${table(model)} where ${id(model)} in (select ${id(model)} from ${table(model)}${where(model, input)} order by ${id(model)} limit 1)${whereAnd(model, input)} returning *`
           const { rows } = await run(model, query)
           if (rows[0]) return asRow<T>(fromRow(schema, model, rows[0]))
           // Nothing deleted: either nothing matches, or a concurrent consumer won the row we picked.
-          const { rows: left } = await run(model, sql<RawRow>`select ${id} from ${table(model)}${where(model, input)} limit 1`)
+          const { rows: left } = await run(model, sql<RawRow>`select ${id(model)} from ${table(model)}${where(model, input)} limit 1`)
           if (!left[0]) return null
           continue
         }
-        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1`)
+        const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id(model)} limit 1`)
         const candidate = rows[0]
         if (!candidate) return null
-        const result = await run(model, sql<RawRow>`delete from ${table(model)} where ${id} = ${candidate.id}${whereAnd(model, input)}`)
+        const result = await run(model, sql<RawRow>`delete from ${table(model)} where ${id(model)} = ${candidate[idName(model)]}${whereAnd(model, input)}`)
         // Only the caller whose own DELETE removed the row wins it.
         if (result.numAffectedRows === 1n) return asRow<T>(fromRow(schema, model, candidate))
       }
@@ -248,7 +250,7 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
     async lock<T extends Row = Row>({ model, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
       // SQLite has no FOR UPDATE and needs none: Kysely runs its transactions one at a time on one connection.
       const locking = dialect === 'sqlite' ? sql`` : sql` for update`
-      const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id} limit 1${locking}`)
+      const { rows } = await run(model, sql<RawRow>`select * from ${table(model)}${where(model, input)} order by ${id(model)} limit 1${locking}`)
       return rows[0] ? asRow<T>(fromRow(schema, model, rows[0])) : null
     },
 

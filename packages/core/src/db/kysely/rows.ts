@@ -51,7 +51,7 @@ export interface FieldReader {
  * fieldReaders(schema, 'user').map((reader) => reader.column) // ['id', 'name', 'email', ...]
  */
 export const fieldReaders = perModel((schema, model): readonly FieldReader[] => [
-  { field: 'id', column: 'id', definition: idField },
+  { field: 'id', column: columnName(schema, model, 'id'), definition: idField },
   ...Object.entries(getModel(schema, model).fields).map(([field, definition]) => ({ field, column: columnName(schema, model, field), definition })),
 ])
 
