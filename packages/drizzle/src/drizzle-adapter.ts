@@ -72,7 +72,9 @@ const NO_LIMIT: Readonly<Record<Provider, number | undefined>> = { pg: undefined
  * export const auth = createAuth({ database: drizzleAdapter(db, { provider: 'pg', schema }) })
  */
 export function drizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptions): AdapterFactory {
-  return ({ schema }) => createDrizzleAdapter(db, options, schema)
+  const factory: AdapterFactory = ({ schema }) => createDrizzleAdapter(db, options, schema)
+  // Named before any table is bound: `gatehouse generate --format drizzle` defaults --dialect to it (docs/adapters.md#set-up).
+  return Object.assign(factory, { dialect: Object.hasOwn(DIALECTS, options.provider) ? DIALECTS[options.provider] : undefined })
 }
 
 /**

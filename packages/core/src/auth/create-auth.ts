@@ -16,6 +16,7 @@ import { coreEndpoints, type CoreEndpoints } from '../routes/index.js'
 import type { GatehouseOptions } from '../options.js'
 import type { GatehousePlugin } from '../plugins/types.js'
 import type { InferFields } from '../db/infer.js'
+import type { Schema } from '../db/schema.js'
 import type { SessionWithUser } from '../types/rows.js'
 import { resolveConfig } from './config.js'
 import { initialize } from './initialize.js'
@@ -70,6 +71,14 @@ export interface Auth<O extends GatehouseOptions = GatehouseOptions> {
   readonly options: O
   /** The resolved runtime (database, keys, clock), opened on first use. */
   readonly $context: Promise<HandlerRuntime['context']>
+  /**
+   * The merged schema (core, plugins, additional fields, with their table and
+   * column names), read without opening the database: what `gatehouse
+   * generate --format drizzle|prisma` writes from, so it works before the
+   * tables, or the Drizzle schema module the adapter needs, exist
+   * (docs/adapters.md#set-up).
+   */
+  readonly $schema: Schema
   /** The pipeline without web Request/Response objects, for server glue (`toNodeHandler(auth)`). */
   readonly [handleIncomingKey]: (incoming: Incoming) => Promise<Outgoing>
   /**
@@ -114,6 +123,7 @@ export function createAuth<const O extends GatehouseOptions>(options: O): Auth<O
     get $context() {
       return ready().then((resolved) => resolved.context)
     },
+    $schema: config.schema,
     async close(closeOptions = {}) {
       if (!runtime) return
       const closing = runtime

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
@@ -6,6 +6,28 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from './run.js'
 
 const fixture = resolve(__dirname, '../../test/fixtures/cli-auth.ts')
+
+/**
+ * An auth module as docs/adapters.md#set-up has users write it: it imports
+ * the schema module `generate --output` writes, and its adapter factory
+ * names its dialect but fails when bound, as `drizzleAdapter` does when the
+ * module lacks a table.
+ */
+function drizzleStyleAuth(plugins: string): string {
+  return [
+    `import { createAuth } from ${JSON.stringify(resolve(__dirname, '../auth/create-auth.js'))}`,
+    `import { definePlugin } from ${JSON.stringify(resolve(__dirname, '../plugins/types.js'))}`,
+    "import * as authSchema from './db/auth-schema.js'",
+    "const database = Object.assign(() => { throw new Error(`bound to ${Object.keys(authSchema).length} tables`) }, { dialect: 'postgres' as const })",
+    'export const auth = createAuth({',
+    "  baseURL: 'http://localhost:3000',",
+    "  secret: 'cli-test-secret-0123456789abcdefghijkl',",
+    '  database,',
+    '  logger: { disabled: true },',
+    `  plugins: [${plugins}],`,
+    '})',
+  ].join('\n')
+}
 
 function capture(cwd: string) {
   const io = { out: '', err: '' }
@@ -66,6 +88,32 @@ describe('gatehouse CLI', () => {
     expect(await runCli(['generate', '--config', fixture, '--format=drizzle', '--output', 'auth-schema.ts'], written.sink)).toBe(0)
     expect(written.io.out).toBe('Wrote the drizzle schema (sqlite, 6 tables) to auth-schema.ts\n')
     expect(readFileSync(join(dir, 'auth-schema.ts'), 'utf8')).toContain("export const widget = sqliteTable('widget', {")
+  })
+
+  it('generate --format drizzle --output writes the module the auth module imports, without binding the adapter, with its dialect', async () => {
+    const app = join(dir, 'drizzle-app')
+    mkdirSync(join(app, 'src'), { recursive: true })
+    writeFileSync(join(app, 'src/auth.ts'), drizzleStyleAuth(''))
+    // The first run: src/db/auth-schema.ts does not exist yet.
+    const first = capture(app)
+    expect(await runCli(['generate', '--format', 'drizzle', '--output', 'src/db/auth-schema.ts'], first.sink)).toBe(0)
+    expect(first.io.out).toBe('Wrote the drizzle schema (postgres, 5 tables) to src/db/auth-schema.ts\n')
+    expect(readFileSync(join(app, 'src/db/auth-schema.ts'), 'utf8')).toContain("export const session = pgTable('session', {")
+
+    // A plugin added: the module on disk lacks its table, which the adapter would refuse; generating never binds it.
+    writeFileSync(join(app, 'src/auth-widgets.ts'), drizzleStyleAuth("definePlugin({ id: 'widgets', schema: { widget: { fields: { label: { type: 'string' } } } } })"))
+    const again = capture(app)
+    expect(await runCli(['generate', '--config', 'src/auth-widgets.ts', '--format', 'drizzle', '--output', 'src/db/auth-schema.ts'], again.sink)).toBe(0)
+    expect(readFileSync(join(app, 'src/db/auth-schema.ts'), 'utf8')).toContain("export const widget = pgTable('widget', {")
+  })
+
+  it('generate --format drizzle that fails leaves no placeholder behind', async () => {
+    const app = join(dir, 'drizzle-refused')
+    mkdirSync(join(app, 'src'), { recursive: true })
+    writeFileSync(join(app, 'src/auth.ts'), drizzleStyleAuth(''))
+    const run = capture(app)
+    expect(await runCli(['generate', '--format', 'drizzle', '--dialect', 'oracle', '--output', 'src/db/auth-schema.ts'], run.sink)).toBe(2)
+    expect(existsSync(join(app, 'src/db/auth-schema.ts'))).toBe(false)
   })
 
   it('generate --format prisma writes Prisma models; an unknown format or dialect exits 2', async () => {

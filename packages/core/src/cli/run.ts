@@ -7,9 +7,12 @@
  * dependencies to the few the project allows.
  */
 import { existsSync } from 'node:fs'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { AdapterFactory } from '../db/adapter.js'
+import type { Schema } from '../db/schema.js'
 import type { AuthContext } from '../endpoint/context.js'
 import { runCleanup } from '../cleanup/run-cleanup.js'
 import { generateMigrations, runMigrations } from '../migrations/run-migrations.js'
@@ -30,7 +33,7 @@ Options:
   --output <file>      generate: write to a file instead of standard output
   --format <format>    generate: sql (default), drizzle (a Drizzle schema module) or prisma (a schema.prisma)
   --dialect <dialect>  generate --format drizzle|prisma: postgres, mysql or sqlite
-                       (default: the configured adapter's, when it says)
+                       (default: the configured adapter's, when it names one)
   --batch-size <rows>  cleanup: rows deleted per statement (default 500)
 `
 
@@ -55,6 +58,8 @@ interface Io {
 
 interface LoadedAuth {
   readonly $context: Promise<AuthContext>
+  readonly $schema: Schema
+  readonly options: { readonly database?: AdapterFactory | string | undefined }
   close?(): Promise<void>
 }
 
@@ -81,9 +86,20 @@ export async function runCli(
     io.err(`No auth module found in ${io.cwd}. Pass --config <file>.\n\n${usage}`)
     return 2
   }
-  const auth = await loadAuth(configPath)
+  const placeholder = await writePlaceholder(command, flags, io.cwd)
+  let auth: LoadedAuth
   try {
-    if (command === 'generate') return await generate(auth, flags, io)
+    auth = await loadAuth(configPath, flags)
+  } catch (error) {
+    await placeholder.remove()
+    throw error
+  }
+  try {
+    if (command === 'generate') {
+      const code = await generate(auth, flags, io)
+      if (code !== 0) await placeholder.remove()
+      return code
+    }
     if (command === 'cleanup') {
       const batchSize = flags.batchSize === undefined ? undefined : Number(flags.batchSize)
       if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1)) {
@@ -97,9 +113,27 @@ export async function runCli(
     const { statements } = await runMigrations(auth)
     io.out(statements.length === 0 ? 'The database is up to date.\n' : `Applied ${statements.length} statement(s).\n`)
     return 0
+  } catch (error) {
+    await placeholder.remove()
+    throw error
   } finally {
     await auth.close?.()
   }
+}
+
+/**
+ * `generate --format drizzle --output <file>` on a first run: the auth module
+ * imports the schema module this command is about to write (docs/adapters.md#set-up),
+ * so an empty module is written there before the auth module is loaded, and
+ * removed again if generating fails. An existing file is left as it is: the
+ * adapter is never bound while generating, so an outdated module loads fine.
+ */
+async function writePlaceholder(command: string, flags: Flags, cwd: string): Promise<{ remove(): Promise<void> }> {
+  const file = flags.output === undefined ? undefined : resolve(cwd, flags.output)
+  if (command !== 'generate' || flags.format !== 'drizzle' || file === undefined || existsSync(file)) return { remove: async () => {} }
+  await mkdir(dirname(file), { recursive: true })
+  await writeFile(file, '// Written by `gatehouse generate --format drizzle` while it runs: replaced by the schema module.\nexport {}\n')
+  return { remove: () => rm(file, { force: true }) }
 }
 
 const DIALECTS = ['postgres', 'mysql', 'sqlite'] as const
@@ -119,8 +153,9 @@ async function generate(auth: LoadedAuth, flags: Flags, io: Io): Promise<number>
     text = statements.length === 0 ? '-- The database is up to date.\n' : `${statements.join(';\n\n')};\n`
     summary = `${statements.length} statement(s)`
   } else {
-    const { schema, adapter } = await auth.$context
-    const dialect = flags.dialect ?? DIALECTS.find((name) => adapter.id.endsWith(name))
+    // The schema alone, never the database: the adapter may need the very module this writes (docs/adapters.md#set-up).
+    const schema = auth.$schema
+    const dialect = flags.dialect ?? configuredDialect(auth.options.database)
     if (dialect === undefined || !isDialect(dialect)) {
       io.err(`--format ${format} needs --dialect postgres, mysql or sqlite${flags.dialect ? `, not "${flags.dialect}"` : ''}\n`)
       return 2
@@ -132,10 +167,15 @@ async function generate(auth: LoadedAuth, flags: Flags, io: Io): Promise<number>
     io.out(text)
     return 0
   }
-  const { writeFile } = await import('node:fs/promises')
   await writeFile(resolve(io.cwd, flags.output), text)
   io.out(`Wrote ${summary} to ${flags.output}\n`)
   return 0
+}
+
+/** The dialect of the `database` option, read from the factory (`drizzleAdapter`, `postgresAdapter`, …) or a SQLite path. */
+function configuredDialect(database: AdapterFactory | string | undefined): Dialect | undefined {
+  if (typeof database === 'string') return 'sqlite'
+  return database?.dialect
 }
 
 function isDialect(name: string): name is Dialect {
@@ -174,14 +214,22 @@ function parseFlags(args: readonly string[]): Flags {
   return flags
 }
 
-async function loadAuth(file: string): Promise<LoadedAuth> {
+async function loadAuth(file: string, flags: Flags): Promise<LoadedAuth> {
   if (/\.[cm]?ts$/.test(file)) await registerTsx(file)
   let loaded: Record<string, unknown>
   try {
     loaded = await import(pathToFileURL(file).href)
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+    const code = (error as { code?: unknown }).code
+    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
       throw new Error(`${file} is TypeScript, which Node ${process.versions.node} cannot import on its own: install tsx in the project (npm install -D tsx), or point --config at a JavaScript file.`, { cause: error })
+    }
+    if (code === 'ERR_MODULE_NOT_FOUND' && flags.format === 'drizzle') {
+      // The first run, with the schema module's path not given as --output: name the way out, not this command again.
+      throw new Error(
+        `${errorMessage(error)}\nIf that is the Drizzle schema module this command writes, pass its path as --output (for './db/auth-schema.js' imported from src/auth.ts: --output src/db/auth-schema.ts) and it is created first (docs/adapters.md#set-up).`,
+        { cause: error },
+      )
     }
     throw error
   }
@@ -209,5 +257,9 @@ async function registerTsx(file: string): Promise<void> {
 }
 
 function isAuth(value: unknown): value is LoadedAuth {
-  return typeof value === 'object' && value !== null && '$context' in value && 'handler' in value
+  return typeof value === 'object' && value !== null && '$context' in value && '$schema' in value && 'handler' in value
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

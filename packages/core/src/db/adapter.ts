@@ -6,6 +6,7 @@
  * converts values (dates, booleans, JSON) both ways. Adapter authors check
  * their backend with `runAdapterConformance` from `@gatehouse/core/testing`.
  */
+import type { SqlDialect } from './kysely/dialect.js'
 import type { Schema } from './schema.js'
 
 export type Value = string | number | boolean | Date | null | Readonly<Record<string, unknown>> | readonly unknown[]
@@ -160,8 +161,24 @@ export interface MigrationResult {
   readonly applied: boolean
 }
 
-/** What `createAuth({ database })` takes: binds an adapter to the merged schema. */
-export type AdapterFactory = (options: { schema: Schema }) => Adapter | Promise<Adapter>
+/**
+ * What `createAuth({ database })` takes: binds an adapter to the merged
+ * schema. `dialect`, when the factory knows it before connecting, is the SQL
+ * its adapter will speak: `gatehouse generate --format drizzle|prisma`
+ * defaults `--dialect` to it without opening the database
+ * (docs/adapters.md#the-schema-module).
+ */
+export type AdapterFactory = ((options: { schema: Schema }) => Adapter | Promise<Adapter>) & { readonly dialect?: SqlDialect | undefined }
+
+/**
+ * An adapter factory that names its dialect, for factories of SQL adapters.
+ *
+ * @example
+ * export const myAdapter = (url: string) => withDialect('postgres', ({ schema }) => createMyAdapter(url, schema))
+ */
+export function withDialect(dialect: SqlDialect, create: (options: { schema: Schema }) => Adapter | Promise<Adapter>): AdapterFactory {
+  return Object.assign(create, { dialect })
+}
 
 /**
  * `DEADLOCK`: the database rolled the transaction back to break a deadlock or

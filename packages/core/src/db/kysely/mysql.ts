@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'kysely'
 import { createPool, type Pool, type PoolOptions } from 'mysql2'
-import type { AdapterFactory } from '../adapter.js'
+import { withDialect, type AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
 
 type Tables = Record<string, Record<string, unknown>>
@@ -30,7 +30,7 @@ const required = { timezone: 'Z', supportBigNumbers: true, bigNumberStrings: fal
  * const auth = createAuth({ database: mysqlAdapter('mysql://root@localhost:3306/app') })
  */
 export function mysqlAdapter(uriOrPoolOrConfig: string | Pool | PoolOptions): AdapterFactory {
-  return ({ schema }) => {
+  return withDialect('mysql', ({ schema }) => {
     const source = uriOrPoolOrConfig
     const owned = !isPool(source)
     const pool = isPool(source)
@@ -38,7 +38,7 @@ export function mysqlAdapter(uriOrPoolOrConfig: string | Pool | PoolOptions): Ad
       : createPool(typeof source === 'string' ? { uri: source, ...required } : { ...source, ...required })
     const db = new Kysely<Tables>({ dialect: new MysqlDialect({ pool, onCreateConnection: refuseNoBackslashEscapes }) })
     return createKyselyAdapter({ db, dialect: 'mysql', ownsConnection: owned }, schema)
-  }
+  })
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
-import type { AdapterFactory } from '../adapter.js'
+import { withDialect, type AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
 
 export interface PostgresAdapterOptions {
@@ -49,7 +49,7 @@ export function postgresAdapter(
   connectionStringOrPoolOrConfig: string | pg.Pool | pg.PoolConfig,
   options: PostgresAdapterOptions = {},
 ): AdapterFactory {
-  return ({ schema }) => {
+  return withDialect('postgres', ({ schema }) => {
     const source = connectionStringOrPoolOrConfig
     const owned = !isPool(source)
     const pool = isPool(source) ? source : new pg.Pool({ ...ownedPoolDefaults, ...(typeof source === 'string' ? { connectionString: source } : source) })
@@ -73,5 +73,5 @@ export function postgresAdapter(
       }),
     })
     return createKyselyAdapter({ db, dialect: 'postgres', ownsConnection: owned }, schema)
-  }
+  })
 }

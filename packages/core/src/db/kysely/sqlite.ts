@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely'
-import type { AdapterFactory } from '../adapter.js'
+import { withDialect, type AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
 import { withJsRows } from './sqlite-rows.js'
 
@@ -39,7 +39,7 @@ type Tables = Record<string, Record<string, unknown>>
  * await runMigrations(auth)
  */
 export function sqliteAdapter(pathOrDatabase: string | Database.Database, options: SqliteAdapterOptions = {}): AdapterFactory {
-  return ({ schema }) => {
+  return withDialect('sqlite', ({ schema }) => {
     const owned = typeof pathOrDatabase === 'string'
     const database = owned ? openFile(pathOrDatabase, options) : pathOrDatabase
     if (owned) {
@@ -49,7 +49,7 @@ export function sqliteAdapter(pathOrDatabase: string | Database.Database, option
     }
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) })
     return createKyselyAdapter({ db, dialect: 'sqlite', ownsConnection: owned }, schema)
-  }
+  })
 }
 
 /**
