@@ -6,10 +6,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { coreSchema } from '../src/db/schema.js'
 import { sqliteAdapter } from '../src/db/kysely/sqlite.js'
-import { runAdapterConformance } from '../src/testing/index.js'
+import { namedConformanceSchema, runAdapterConformance } from '../src/testing/index.js'
+import { catalog } from './catalog.js'
 
 const directory = mkdtempSync(join(tmpdir(), 'gatehouse-conformance-'))
 afterAll(() => rmSync(directory, { recursive: true, force: true }))
@@ -17,6 +19,25 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }))
 runAdapterConformance({
   name: 'sqlite (file)',
   createAdapter: (schema) => sqliteAdapter(join(directory, 'conformance.db'))({ schema }),
+})
+
+// The same cases on plural snake_case tables with renamed id columns, and the file's own catalog read beside the adapter.
+const namedFile = join(directory, 'named.db')
+runAdapterConformance({
+  name: 'sqlite (named)',
+  schema: namedConformanceSchema,
+  createAdapter: (schema) => sqliteAdapter(namedFile)({ schema }),
+  async listColumns() {
+    const database = new Database(namedFile, { readonly: true })
+    try {
+      const rows = database
+        .prepare("select m.name as tbl, p.name as col from sqlite_master m, pragma_table_info(m.name) p where m.type = 'table'")
+        .all() as { tbl: string; col: string }[]
+      return catalog(rows)
+    } finally {
+      database.close()
+    }
+  },
 })
 
 runAdapterConformance({

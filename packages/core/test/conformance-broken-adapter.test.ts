@@ -14,7 +14,9 @@ import type { FieldDefinition, ModelDefinition, Schema } from '../src/db/schema.
 import {
   ConformanceAssertionError,
   conformanceCaseNames,
+  conformanceSchema,
   createConformanceSuite,
+  namedConformanceSchema,
   runAdapterConformance,
   type AdapterConformanceOptions,
 } from '../src/testing/index.js'
@@ -530,6 +532,22 @@ describe('the conformance suite catches broken adapters', () => {
       /no conformance case is named "a dangling reference throws FK_VIOLATION"/,
     )
     expect(() => runAdapterConformance({ name: 'no reason', createAdapter, skip: [{ reason: ' ', tests: [conformanceCaseNames[0] ?? ''] }] })).toThrow(/needs a reason/)
+  })
+
+  it('fails the names case when the database holds the model and field names instead of the mapped ones', async () => {
+    /** The catalog an adapter would leave that ignored `naming`: every table and column under its model or field name. */
+    const unmapped = async () => new Map(Object.entries(conformanceSchema).map(([model, definition]) => [model, new Set(['id', ...Object.keys(definition.fields)])]))
+    const names = 'the database names every table and column as the schema does'
+    const suite = createConformanceSuite({ name: 'names ignored', schema: namedConformanceSchema, createAdapter: intact, listColumns: unmapped })
+    await expect(suite.cases.find((testCase) => testCase.name === names)?.run()).rejects.toThrow('model "user" has no table "users" in the database')
+    const mapped = async () =>
+      new Map([...(await unmapped()).entries()].map(([table, columns]) => [table === 'user' ? 'users' : table, new Set([...columns].map((c) => (c === 'id' ? 'user_id' : c)))]))
+    const renamedTableOnly = createConformanceSuite({ name: 'id not renamed', schema: namedConformanceSchema, createAdapter: intact, listColumns: mapped })
+    await expect(renamedTableOnly.cases.find((testCase) => testCase.name === names)?.run()).rejects.toThrow('field "user.emailVerified" has no column "email_verified" in table "users"')
+    expect(await createConformanceSuite({ name: 'no catalog', createAdapter: intact }).cases.find((testCase) => testCase.name === names)?.run()).toEqual({
+      status: 'skipped',
+      reason: 'no listColumns was given to read the database catalog',
+    })
   })
 
   it('checks thrown errors by type and code, not by message', async () => {

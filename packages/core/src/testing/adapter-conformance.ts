@@ -17,7 +17,8 @@ import { operatorCases } from './conformance/cases-operators.js'
 import { queryCases } from './conformance/cases-query.js'
 import { stringCases } from './conformance/cases-strings.js'
 import { transactionCases } from './conformance/cases-transactions.js'
-import { createHarness } from './conformance/harness.js'
+import { namingCases } from './conformance/cases-naming.js'
+import { createHarness, suiteSchema } from './conformance/harness.js'
 import type { AdapterConformanceOptions, CaseDefinition, ConformanceSuite } from './conformance/types.js'
 
 const definitions: readonly CaseDefinition[] = [
@@ -29,6 +30,7 @@ const definitions: readonly CaseDefinition[] = [
   ...constraintCases,
   ...compositeUniqueCases,
   ...transactionCases,
+  ...namingCases,
 ]
 
 /**
@@ -59,8 +61,9 @@ export function createConformanceSuite(options: AdapterConformanceOptions): Conf
         const adapter = await harness.adapter()
         const missing = requires.find((capability) => !adapter.capabilities[capability])
         if (missing) return { status: 'skipped', reason: `the adapter does not declare capabilities.${missing}` } as const
+        if (definition.needsCatalog === true && !options.listColumns) return { status: 'skipped', reason: 'no listColumns was given to read the database catalog' } as const
         await harness.reset(adapter)
-        await definition.body({ adapter })
+        await definition.body({ adapter, schema: suiteSchema(options), listColumns: options.listColumns })
         return { status: 'passed' } as const
       },
     }

@@ -1,6 +1,6 @@
 export { conformanceCaseNames, createConformanceSuite, runAdapterConformance } from './adapter-conformance.js'
 export { ConformanceAssertionError } from './conformance/assert.js'
-export { conformanceSchema } from './conformance/fixtures.js'
+export { conformanceSchema, namedConformanceSchema } from './conformance/fixtures.js'
 export type {
   AdapterConformanceOptions,
   ConformanceCase,

@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { conformanceSchema, runAdapterConformance } from '../../testing/index.js'
+import { conformanceSchema, namedConformanceSchema, runAdapterConformance } from '../../testing/index.js'
 import { DatabaseError, type Adapter } from '../adapter.js'
 import { mergeSchemas, type Schema } from '../schema.js'
 import { memoryAdapter } from './index.js'
 
 runAdapterConformance({
   name: 'memory',
+  createAdapter: (schema) => memoryAdapter()({ schema }),
+})
+
+// Rows are kept by model and field, so mapped names must change nothing (docs/adapters.md#naming-tables-and-columns).
+runAdapterConformance({
+  name: 'memory (named)',
+  schema: namedConformanceSchema,
   createAdapter: (schema) => memoryAdapter()({ schema }),
 })
 

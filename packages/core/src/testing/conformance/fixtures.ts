@@ -10,6 +10,7 @@
  * table and column name that differ from the model and field names.
  */
 import type { Row } from '../../db/adapter.js'
+import { applyNaming } from '../../db/naming.js'
 import { coreSchema, mergeSchemas, type Schema } from '../../db/schema.js'
 
 export const ITEM = 'conformanceItem'
@@ -43,6 +44,23 @@ export const conformanceSchema: Schema = mergeSchemas(coreSchema, {
     },
     unique: [['shelf', 'slot']],
   },
+})
+
+/**
+ * `conformanceSchema` under other names (docs/adapters.md#naming-tables-and-columns):
+ * plural snake_case tables (`users`, `rate_limits`), snake_case columns
+ * (`email_verified`), `user.id` stored in `user_id` (which every foreign key
+ * to the user then names) and the item's id in `item_id`. The item keeps the
+ * table and columns its definition names. The cases run unchanged on it: they
+ * only ever speak of models and fields.
+ *
+ * @example
+ * runAdapterConformance({ name: 'sqlite (named)', schema: namedConformanceSchema, createAdapter: (schema) => sqliteAdapter(file)({ schema }) })
+ */
+export const namedConformanceSchema: Schema = applyNaming(conformanceSchema, {
+  plural: true,
+  casing: 'snake_case',
+  models: { user: { columns: { id: 'user_id' } }, [ITEM]: { columns: { id: 'item_id' } } },
 })
 
 export const BASE_DATE = new Date('2026-01-02T03:04:05.678Z')

@@ -1,7 +1,7 @@
 /**
  * @module
  * The adapter's life cycle around the cases: create it once for
- * `conformanceSchema`, migrate it once if it manages its own schema, and
+ * the suite's schema (`conformanceSchema` unless the options name another), migrate it once if it manages its own schema, and
  * empty every model before each case. After a reset the harness checks that
  * every model really is empty, so a `reset` that forgets a table fails loudly
  * instead of leaking rows into the next case.
@@ -28,8 +28,8 @@ export function createHarness(options: AdapterConformanceOptions): Harness {
       return pending
     },
     async reset(adapter) {
-      await (options.reset ?? deleteEverything)(adapter)
-      for (const model of Object.keys(conformanceSchema)) {
+      await (options.reset ?? ((target: Adapter) => deleteEverything(target, suiteSchema(options))))(adapter)
+      for (const model of Object.keys(suiteSchema(options))) {
         const left = await adapter.count({ model })
         if (left !== 0) fail(`reset left ${String(left)} row(s) in model "${model}"`)
       }
@@ -42,8 +42,13 @@ export function createHarness(options: AdapterConformanceOptions): Harness {
   }
 }
 
+/** The schema the suite runs on: the options' one, else `conformanceSchema`. */
+export function suiteSchema(options: AdapterConformanceOptions): Schema {
+  return options.schema ?? conformanceSchema
+}
+
 async function open(options: AdapterConformanceOptions): Promise<Adapter> {
-  const adapter = await options.createAdapter(conformanceSchema)
+  const adapter = await options.createAdapter(suiteSchema(options))
   if (adapter.capabilities.migrations) {
     if (!adapter.migrate) fail('capabilities.migrations is true but the adapter has no migrate()')
     await adapter.migrate()
@@ -52,8 +57,8 @@ async function open(options: AdapterConformanceOptions): Promise<Adapter> {
 }
 
 /** The default reset: `deleteMany` on every model, rows that reference others first. */
-async function deleteEverything(adapter: Adapter): Promise<void> {
-  for (const model of deletionOrder(conformanceSchema)) {
+async function deleteEverything(adapter: Adapter, schema: Schema): Promise<void> {
+  for (const model of deletionOrder(schema)) {
     // Every id is a non-empty string, so this matches every row without relying on an empty `where`.
     await adapter.deleteMany({ model, where: { field: 'id', operator: 'ne', value: '' } })
   }

@@ -22,6 +22,21 @@ export interface AdapterConformanceOptions {
    * `migrate()` afterwards when `capabilities.migrations` is true.
    */
   readonly createAdapter: (schema: Schema) => Adapter | Promise<Adapter>
+  /**
+   * The schema handed to `createAdapter`. Default `conformanceSchema`;
+   * `namedConformanceSchema` runs the same cases on the same models stored
+   * under other names (plural snake_case tables, renamed id columns:
+   * docs/adapters.md#naming-tables-and-columns). An adapter that cannot be
+   * given renamed tables leaves it out.
+   */
+  readonly schema?: Schema | undefined
+  /**
+   * The tables and their columns as the database itself lists them (its
+   * catalog, read around the adapter). When given, a case checks that every
+   * model is stored under the table and column names of the schema; without
+   * it that case is skipped.
+   */
+  readonly listColumns?: (() => Promise<ReadonlyMap<string, ReadonlySet<string>>>) | undefined
   /** Removes every row between cases. Without it the suite calls `deleteMany` on every model, children first. */
   readonly reset?: (adapter: Adapter) => Promise<void>
   readonly skip?: readonly ConformanceSkip[]
@@ -44,13 +59,17 @@ export interface ConformanceSuite {
   close(): Promise<void>
 }
 
-/** What a case body receives: the adapter, freshly reset. */
+/** What a case body receives: the adapter, freshly reset, and the suite's options. */
 export interface CaseContext {
   readonly adapter: Adapter
+  readonly schema: Schema
+  readonly listColumns?: AdapterConformanceOptions['listColumns']
 }
 
 export interface CaseDefinition {
   readonly name: string
   readonly requires?: readonly (keyof AdapterCapabilities)[]
+  /** The case reads the database's catalog: skipped unless the options give `listColumns`. */
+  readonly needsCatalog?: boolean
   readonly body: (context: CaseContext) => Promise<void>
 }
