@@ -15,6 +15,21 @@ describe('constraintCode', () => {
     expect(constraintCode(driverError({ code: 'SQLITE_BUSY' }), 'sqlite')).toBeUndefined()
   })
 
+  it('reads libsql extended codes, whose code is the primary one', () => {
+    const libsql = (extendedCode: string) => driverError({ code: extendedCode.replace(/_[A-Z]+$/, ''), extendedCode })
+    expect(constraintCode(libsql('SQLITE_CONSTRAINT_UNIQUE'), 'sqlite')).toBe('UNIQUE_VIOLATION')
+    expect(constraintCode(libsql('SQLITE_CONSTRAINT_PRIMARYKEY'), 'sqlite')).toBe('UNIQUE_VIOLATION')
+    expect(constraintCode(libsql('SQLITE_CONSTRAINT_FOREIGNKEY'), 'sqlite')).toBe('FOREIGN_KEY_VIOLATION')
+    expect(constraintCode(libsql('SQLITE_CONSTRAINT_NOTNULL'), 'sqlite')).toBe('NOT_NULL_VIOLATION')
+    expect(transientCode(driverError({ code: 'SQLITE_BUSY', extendedCode: 'SQLITE_BUSY' }), 'sqlite')).toBe('TRANSIENT')
+  })
+
+  it('reads postgres-js connection codes', () => {
+    for (const code of ['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']) {
+      expect(transientCode(driverError({ code }), 'postgres')).toBe('TRANSIENT')
+    }
+  })
+
   it('reads PostgreSQL SQLSTATEs', () => {
     expect(constraintCode(driverError({ code: '23505' }), 'postgres')).toBe('UNIQUE_VIOLATION')
     expect(constraintCode(driverError({ code: '23503' }), 'postgres')).toBe('FOREIGN_KEY_VIOLATION')

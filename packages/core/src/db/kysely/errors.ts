@@ -21,7 +21,8 @@ function property(error: unknown, key: string): unknown {
   return Reflect.get(error, key)
 }
 
-// https://www.sqlite.org/rescode.html#constraint — better-sqlite3 exposes the extended code as a string.
+// https://www.sqlite.org/rescode.html#constraint — better-sqlite3 exposes the extended code as `code`, libsql's
+// LibsqlError as `extendedCode` (its `code` is the primary one, SQLITE_CONSTRAINT).
 const sqliteCodes: Readonly<Record<string, DatabaseErrorCode>> = {
   SQLITE_CONSTRAINT_UNIQUE: 'UNIQUE_VIOLATION',
   SQLITE_CONSTRAINT_PRIMARYKEY: 'UNIQUE_VIOLATION',
@@ -95,7 +96,8 @@ const sqliteTransientCodes: Readonly<Record<string, DatabaseErrorCode>> = {
   SQLITE_LOCKED_SHAREDCACHE: 'TRANSIENT',
 }
 
-// Socket errors from Node (any driver) and mysql2's own code for a connection closed under it.
+// Socket errors from Node (any driver), mysql2's own code for a connection closed under it, and postgres-js's codes
+// for a connection that closed, ended or never opened.
 const connectionCodes: ReadonlySet<string> = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -108,6 +110,10 @@ const connectionCodes: ReadonlySet<string> = new Set([
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_SERVER_SHUTDOWN',
   'ER_CONNECTION_KILLED',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
 ])
 
 /**
@@ -131,12 +137,18 @@ function isConnectionFault(error: unknown, depth = 0): boolean {
   return Array.isArray(inner) && inner.length > 0 && inner.every((each) => isConnectionFault(each, depth + 1))
 }
 
+/** SQLite's extended result code as a string, from better-sqlite3 (`code`) or libsql (`extendedCode`). */
+function sqliteCode(error: unknown): string | undefined {
+  const code = property(error, 'extendedCode') ?? property(error, 'code')
+  return typeof code === 'string' ? code : undefined
+}
+
 /** The `DatabaseError` code for a driver error, or undefined when it is not a constraint violation. */
 export function constraintCode(error: unknown, dialect: SqlDialect): DatabaseErrorCode | undefined {
   switch (dialect) {
     case 'sqlite': {
-      const code = property(error, 'code')
-      return typeof code === 'string' ? sqliteCodes[code] : undefined
+      const code = sqliteCode(error)
+      return code === undefined ? undefined : sqliteCodes[code]
     }
     case 'postgres': {
       const code = property(error, 'code')
@@ -160,8 +172,10 @@ export function transientCode(error: unknown, dialect: SqlDialect): DatabaseErro
   const code = property(error, 'code')
   if (isConnectionFault(error)) return 'TRANSIENT'
   switch (dialect) {
-    case 'sqlite':
-      return typeof code === 'string' ? sqliteTransientCodes[code] : undefined
+    case 'sqlite': {
+      const extended = sqliteCode(error)
+      return extended === undefined ? undefined : sqliteTransientCodes[extended]
+    }
     case 'postgres':
       return typeof code === 'string' ? postgresTransientCodes[code] : undefined
     case 'mysql': {
