@@ -19,7 +19,7 @@ export type {
 export type { AuthContext, EndpointContext, HookContext } from './endpoint/context.js'
 export type { CookieJar, CookieNames } from './cookies/cookie-jar.js'
 export type { Api, ApiArgs, ApiMethod, WithFields } from './endpoint/api.js'
-export type { HeadersInput, NodeHeaders } from './integrations/headers.js'
+export type { HeadersInput, NodeHeaders } from './endpoint/headers-input.js'
 export { createLogger } from './logging/logger.js'
 export type { Logger, LoggerOptions, LogLevel } from './logging/logger.js'
 

@@ -19,7 +19,7 @@ import {
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
 import { clientIpFromHeaders, headersTrusted } from '../security/ip.js'
-import { toHeaders, type HeadersInput } from '../integrations/headers.js'
+import { toHeaders, type HeadersInput } from './headers-input.js'
 import type { Session, User } from '../types/rows.js'
 
 // A body or query whose fields are all optional may be left out entirely.
@@ -133,7 +133,7 @@ async function call(
     }
     return returned
   } catch (error) {
-    if (args.asResponse) return errorResponse(error, cookies.outgoing, responseHeaders, context.logger)
-    throw toAuthError(error, context.logger)
+    if (args.asResponse) return errorResponse(error, cookies.outgoing, responseHeaders, context)
+    throw toAuthError(error, context)
   }
 }

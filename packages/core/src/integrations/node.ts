@@ -21,7 +21,7 @@ import { HeaderMap } from '../endpoint/header-map.js'
 import { handleIncomingKey, markForwardedPeer, readCapped, type Incoming } from '../endpoint/incoming.js'
 import type { Outgoing } from '../endpoint/respond.js'
 
-export { toHeaders, type HeadersInput, type NodeHeaders } from './headers.js'
+export { toHeaders, type HeadersInput, type NodeHeaders } from '../endpoint/headers-input.js'
 
 type WebHandler = (request: Request) => Promise<Response>
 type FastTarget = { readonly [handleIncomingKey]: (incoming: Incoming) => Promise<Outgoing> }

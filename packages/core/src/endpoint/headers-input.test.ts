@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
-import type { ApiArgs } from '../endpoint/api.js'
+import type { ApiArgs } from './api.js'
 import { accountAuth, signUp } from '../../test/accounts.js'
-import { toHeaders, toRequest } from './node.js'
+import { toHeaders, toRequest } from '../integrations/node.js'
 
 describe('toHeaders', () => {
   it('reads node:http headers: arrays kept, undefined skipped, several Cookie lines joined as one', () => {
