@@ -1,5 +1,6 @@
 // Gatehouse's tables for Drizzle (postgres), written by `gatehouse generate --format drizzle --dialect postgres`.
 // Generate it again after adding a plugin or an additional field, then run `drizzle-kit generate` (docs/adapters.md#using-drizzle).
+import { relations } from 'drizzle-orm'
 import { pgTable, text, doublePrecision, bigint, boolean, timestamp, index, uniqueIndex, foreignKey, customType } from 'drizzle-orm/pg-core'
 
 /** JSON kept as text, as Gatehouse's own migrations store it. */
@@ -8,6 +9,9 @@ const jsonText = customType<{ data: unknown; driverData: string }>({
   toDriver: (value) => JSON.stringify(value),
   fromDriver: (value) => JSON.parse(value) as unknown,
 })
+
+/** The column type of Gatehouse's ids, for your columns that reference them: `ownerId: gatehouseId('owner_id').references(() => user.id)`. */
+export const gatehouseId = (name: string) => text(name)
 
 export const user = pgTable('user', {
   id: text('id').primaryKey(),
@@ -441,3 +445,75 @@ export const passkey = pgTable('passkey', {
   uniqueIndex('passkey_credentialIDHash_uniq').on(table.credentialIDHash),
   foreignKey({ name: 'passkey_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
 ])
+
+export const userRelations = relations(user, ({ many }) => ({
+  sessions: many(session),
+  accounts: many(account),
+  members: many(member),
+  invitations: many(invitation),
+  teamMembers: many(teamMember),
+  oauthApplications: many(oauthApplication),
+  oauthAccessTokens: many(oauthAccessToken),
+  oauthConsents: many(oauthConsent),
+  twoFactors: many(twoFactor),
+  twoFactorBackupCodes: many(twoFactorBackupCode),
+  passkeys: many(passkey),
+}))
+
+export const sessionRelations = relations(session, ({ one }) => ({
+  user: one(user, { fields: [session.userId], references: [user.id] }),
+}))
+
+export const accountRelations = relations(account, ({ one }) => ({
+  user: one(user, { fields: [account.userId], references: [user.id] }),
+}))
+
+export const organizationRelations = relations(organization, ({ many }) => ({
+  members: many(member),
+  invitations: many(invitation),
+  teams: many(team),
+}))
+
+export const memberRelations = relations(member, ({ one }) => ({
+  organization: one(organization, { fields: [member.organizationId], references: [organization.id] }),
+  user: one(user, { fields: [member.userId], references: [user.id] }),
+}))
+
+export const invitationRelations = relations(invitation, ({ one }) => ({
+  organization: one(organization, { fields: [invitation.organizationId], references: [organization.id] }),
+  inviter: one(user, { fields: [invitation.inviterId], references: [user.id] }),
+}))
+
+export const teamRelations = relations(team, ({ one, many }) => ({
+  organization: one(organization, { fields: [team.organizationId], references: [organization.id] }),
+  teamMembers: many(teamMember),
+}))
+
+export const teamMemberRelations = relations(teamMember, ({ one }) => ({
+  team: one(team, { fields: [teamMember.teamId], references: [team.id] }),
+  user: one(user, { fields: [teamMember.userId], references: [user.id] }),
+}))
+
+export const oauthApplicationRelations = relations(oauthApplication, ({ one }) => ({
+  user: one(user, { fields: [oauthApplication.userId], references: [user.id] }),
+}))
+
+export const oauthAccessTokenRelations = relations(oauthAccessToken, ({ one }) => ({
+  user: one(user, { fields: [oauthAccessToken.userId], references: [user.id] }),
+}))
+
+export const oauthConsentRelations = relations(oauthConsent, ({ one }) => ({
+  user: one(user, { fields: [oauthConsent.userId], references: [user.id] }),
+}))
+
+export const twoFactorRelations = relations(twoFactor, ({ one }) => ({
+  user: one(user, { fields: [twoFactor.userId], references: [user.id] }),
+}))
+
+export const twoFactorBackupCodeRelations = relations(twoFactorBackupCode, ({ one }) => ({
+  user: one(user, { fields: [twoFactorBackupCode.userId], references: [user.id] }),
+}))
+
+export const passkeyRelations = relations(passkey, ({ one }) => ({
+  user: one(user, { fields: [passkey.userId], references: [user.id] }),
+}))

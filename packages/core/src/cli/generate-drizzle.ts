@@ -19,6 +19,8 @@ import { isKeyColumn } from '../db/kysely/column-types.js'
 import { orderModels } from '../db/kysely/migrate.js'
 import { objectName } from '../db/kysely/plan-indexes.js'
 import { columnName, getModel, isRequired, tableName, type FieldDefinition, type ModelDefinition, type Schema } from '../db/schema.js'
+import { drizzleRelations } from './drizzle-relations.js'
+import { camelCase, IDENTIFIER, key, literal, member } from './drizzle-syntax.js'
 
 export type DrizzleDialect = 'postgres' | 'mysql' | 'sqlite'
 
@@ -29,6 +31,8 @@ interface DialectSyntax {
   readonly imports: readonly string[]
   /** `customType` definitions the module starts with, by name. */
   readonly customTypes: Readonly<Record<string, string>>
+  /** The builder of Gatehouse's id columns (`text`, or `binVarchar` on MySQL). */
+  readonly id: string
 }
 
 const MYSQL_BIN = 'character set utf8mb4 collate utf8mb4_bin'
@@ -52,6 +56,7 @@ const DIALECTS: Readonly<Record<DrizzleDialect, DialectSyntax>> = {
     table: 'pgTable',
     imports: ['pgTable', 'text', 'doublePrecision', 'bigint', 'boolean', 'timestamp', 'index', 'uniqueIndex', 'foreignKey', 'customType'],
     customTypes: { jsonText: `/** JSON kept as text, as Gatehouse's own migrations store it. */\n${jsonText('text')}` },
+    id: 'text',
   },
   mysql: {
     module: 'drizzle-orm/mysql-core',
@@ -62,6 +67,7 @@ const DIALECTS: Readonly<Record<DrizzleDialect, DialectSyntax>> = {
       binVarchar: `/** The same for columns in a key or an index, which MySQL cannot build on TEXT. */\n${customText('binVarchar', `varchar(255) ${MYSQL_BIN}`, 'string', 'value', 'value')}`,
       jsonText: `/** JSON kept as text, as Gatehouse's own migrations store it. */\n${jsonText(`longtext ${MYSQL_BIN}`)}`,
     },
+    id: 'binVarchar',
   },
   sqlite: {
     module: 'drizzle-orm/sqlite-core',
@@ -70,17 +76,33 @@ const DIALECTS: Readonly<Record<DrizzleDialect, DialectSyntax>> = {
     customTypes: {
       isoDate: `/** Dates as ISO-8601 text, which sorts and compares in time order, as Gatehouse's own migrations store them. */\n${customText('isoDate', 'text', 'Date', 'value.toISOString()', 'new Date(value)')}`,
     },
+    id: 'text',
   },
+}
+
+/**
+ * `gatehouseId(name)`: the column type of Gatehouse's ids, exported for the
+ * application's own columns that reference them. On MySQL and MariaDB a
+ * foreign key needs the same type and collation on both sides, and the ids
+ * are `varchar(255)` in `utf8mb4_bin`: a column of the default collation is
+ * refused (errno 150, docs/adapters.md#your-tables-and-gatehouses).
+ */
+function idHelper(syntax: DialectSyntax): string {
+  return [
+    "/** The column type of Gatehouse's ids, for your columns that reference them: `ownerId: gatehouseId('owner_id').references(() => user.id)`. */",
+    `export const gatehouseId = (name: string) => ${syntax.id}(name)`,
+  ].join('\n')
 }
 
 /**
  * A Drizzle schema module (TypeScript) for `schema` on `dialect`: one table
  * per model, exported under the model's name, in an order where every table
- * comes after the tables it references.
+ * comes after the tables it references; `gatehouseId`, the id column type for
+ * the application's foreign keys; and the `relations()` of every foreign key.
  *
  * @example
  * const auth = createAuth({ plugins: [organization()], ... })
- * const text = drizzleSchema((await auth.$context).schema, 'postgres')
+ * const text = drizzleSchema(auth.$schema, 'postgres')
  * // export const session = pgTable('session', {
  * //   id: text('id').primaryKey(),
  * //   userId: text('userId').notNull(),
@@ -98,26 +120,27 @@ export function drizzleSchema(schema: Schema, dialect: DrizzleDialect): string {
   const schemas = new Map<string, string>()
   const module: ModuleNames = { names, schemas, referenced: referencedFields(schema) }
   const tables = models.map((model) => tableBlock(schema, model, dialect, module))
-  const used = tables.join('\n')
+  const id = idHelper(syntax)
+  const used = [id, ...tables].join('\n')
   const imports = syntax.imports.filter((name) => name === syntax.table || new RegExp(`\\b${name}\\(`).test(used) || (name === 'customType' && usesCustomType(used, syntax)))
   const customTypes = Object.entries(syntax.customTypes)
     .filter(([name]) => new RegExp(`\\b${name}\\(`).test(used))
     .map(([, definition]) => definition)
   if (schemas.size > 0) imports.push('pgSchema')
+  const relations = drizzleRelations(schema, models, names, new Set([...syntax.imports, ...Object.keys(syntax.customTypes), ...names.values(), ...schemas.values(), 'gatehouseId', 'relations']))
   const header = [
     `// Gatehouse's tables for Drizzle (${dialect}), written by \`gatehouse generate --format drizzle --dialect ${dialect}\`.`,
     '// Generate it again after adding a plugin or an additional field, then run `drizzle-kit generate` (docs/adapters.md#using-drizzle).',
+    ...(relations.length > 0 ? ["import { relations } from 'drizzle-orm'"] : []),
     `import { ${imports.join(', ')} } from '${syntax.module}'`,
   ].join('\n')
   const schemaConstants = [...schemas].map(([name, constant]) => `export const ${constant} = pgSchema(${literal(name)})`)
-  return `${[header, ...schemaConstants, ...customTypes, ...tables].join('\n\n')}\n`
+  return `${[header, ...schemaConstants, ...customTypes, id, ...tables, ...relations].join('\n\n')}\n`
 }
 
 function usesCustomType(text: string, syntax: DialectSyntax): boolean {
   return Object.keys(syntax.customTypes).some((name) => new RegExp(`\\b${name}\\(`).test(text))
 }
-
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
 /**
  * The constant each model's table is exported as: the model's name, or for a
@@ -127,7 +150,7 @@ const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
  * table name, so either works.
  */
 function constantNames(models: readonly string[], syntax: DialectSyntax): ReadonlyMap<string, string> {
-  const taken = new Set([...syntax.imports, ...Object.keys(syntax.customTypes), 'pgSchema'])
+  const taken = new Set([...syntax.imports, ...Object.keys(syntax.customTypes), 'pgSchema', 'gatehouseId', 'relations'])
   const names = new Map<string, string>()
   for (const model of models) {
     let name = IDENTIFIER.test(model) ? model : camelCase(model)
@@ -136,26 +159,6 @@ function constantNames(models: readonly string[], syntax: DialectSyntax): Readon
     names.set(model, name)
   }
   return names
-}
-
-function camelCase(name: string): string {
-  const words = name.split(/[^A-Za-z0-9_$]+/).filter((word) => word !== '')
-  const joined = words.map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')
-  return /^[A-Za-z_$]/.test(joined) ? joined : `t${joined}`
-}
-
-/** A property key: bare when it is an identifier, quoted otherwise. */
-function key(name: string): string {
-  return IDENTIFIER.test(name) ? name : JSON.stringify(name)
-}
-
-/** `table.field` or `table["field"]`. */
-function member(object: string, name: string): string {
-  return IDENTIFIER.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`
-}
-
-function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 }
 
 /** The column builder call for a field, without `.notNull()`. */
@@ -198,8 +201,7 @@ function tableBlock(schema: Schema, model: string, dialect: DrizzleDialect, { na
   const definition = getModel(schema, model)
   const table = tableName(schema, model)
   const constant = names.get(model) ?? model
-  const idBuilder = dialect === 'mysql' ? `binVarchar('id')` : `text('id')`
-  const columns = [`  id: ${idBuilder}.primaryKey(),`]
+  const columns = [`  id: ${DIALECTS[dialect].id}(${literal(columnName(schema, model, 'id'))}).primaryKey(),`]
   const extras: string[] = []
   for (const [field, fieldDefinition] of Object.entries(definition.fields)) {
     const column = columnName(schema, model, field)
