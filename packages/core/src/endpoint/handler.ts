@@ -120,7 +120,7 @@ export async function handleIncoming(runtime: HandlerRuntime, incoming: Incoming
     })
     return toOutgoing(returned, cookies.outgoing, responseHeaders)
   } catch (error) {
-    return errorOutgoing(error, cookies.outgoing, responseHeaders, auth.logger)
+    return errorOutgoing(error, cookies.outgoing, responseHeaders, auth)
   }
 }
 

@@ -3,8 +3,9 @@
  * Turns what a handler returned, or threw, into the response to send: data
  * becomes JSON, a returned Response passes through, an `AuthError` becomes
  * `{ code, message }` with its catalogue status. A transient database or
- * storage fault becomes 503 with `Retry-After`. Unexpected errors are
- * logged by name and message only and answered with a bare 500, so no
+ * storage fault becomes 503 with `Retry-After`. A missing table or column
+ * is logged with the migration that adds it (db/missing-schema.ts).
+ * Unexpected errors are logged by name and message only and answered with a bare 500, so no
  * stack, query or secret leaves the server. The result is a plain
  * `Outgoing`; the web handler wraps it in a `Response`, the node:http glue
  * writes it directly.
@@ -12,8 +13,12 @@
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { transientFault } from '../db/transient.js'
+import { describeMissingSchema, findMissingSchema } from '../db/missing-schema.js'
 import { toJsonText } from './json-text.js'
-import type { Logger } from '../logging/logger.js'
+import type { AuthContext } from './context.js'
+
+/** What error handling reads of the auth context: the logger, and the schema to name a missing table's origin. */
+export type ErrorSite = Pick<AuthContext, 'logger' | 'schema' | 'plugins' | 'adapter'>
 
 export interface Outgoing {
   readonly status: number
@@ -46,8 +51,8 @@ export function toOutgoing(returned: unknown, cookies: readonly string[], extra:
   return { status: 200, headers: withExtra([JSON_TYPE], cookies, extra), body: toJsonText(returned ?? null) }
 }
 
-export function errorOutgoing(error: unknown, cookies: readonly string[], extra: Headers, logger: Logger): Outgoing {
-  const authError = toAuthError(error, logger)
+export function errorOutgoing(error: unknown, cookies: readonly string[], extra: Headers, site: ErrorSite): Outgoing {
+  const authError = toAuthError(error, site)
   const headers = withExtra([JSON_TYPE], cookies, extra)
   for (const [name, value] of Object.entries(authError.headers ?? {})) headers.push([name.toLowerCase(), value])
   return { status: authError.status, headers, body: JSON.stringify(authError.toJSON()) }
@@ -63,12 +68,13 @@ export function toResponse(returned: unknown, cookies: readonly string[], extra:
   return toWebResponse(toOutgoing(returned, cookies, extra))
 }
 
-export function errorResponse(error: unknown, cookies: readonly string[], extra: Headers, logger: Logger): Response {
-  return toWebResponse(errorOutgoing(error, cookies, extra, logger))
+export function errorResponse(error: unknown, cookies: readonly string[], extra: Headers, site: ErrorSite): Response {
+  return toWebResponse(errorOutgoing(error, cookies, extra, site))
 }
 
-export function toAuthError(error: unknown, logger: Logger): AuthError {
+export function toAuthError(error: unknown, site: ErrorSite): AuthError {
   if (error instanceof AuthError) return error
+  const { logger } = site
   const fault = transientFault(error)
   if (fault) {
     // Retryable, not a bug (docs/core.md#transient-faults): 503 with Retry-After (RFC 9110 §15.6.4), no stack.
@@ -80,6 +86,13 @@ export function toAuthError(error: unknown, logger: Logger): AuthError {
       headers: { 'Retry-After': String(fault.retryAfterSeconds) },
       cause: error,
     })
+  }
+  const missing = findMissingSchema(error)
+  if (missing) {
+    // A plugin added without its migration (docs/getting-started.md#3-create-the-tables): say what to run, not only the driver's words.
+    const line = describeMissingSchema(missing, { schema: site.schema, plugins: site.plugins, adapterId: site.adapter.id })
+    logger.error(line.message, line.meta)
+    return new AuthError(CoreErrors.INTERNAL_SERVER_ERROR, { cause: error })
   }
   logger.error('unhandled error in endpoint', {
     name: error instanceof Error ? error.name : typeof error,
