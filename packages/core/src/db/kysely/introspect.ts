@@ -25,6 +25,10 @@ export interface ExistingColumn {
   readonly dataType: string
   readonly nullable: boolean
   readonly hasDefault: boolean
+  /** SERIAL, AUTO_INCREMENT, SQLite's INTEGER PRIMARY KEY: filled in by the database when left out. */
+  readonly autoIncrement: boolean
+  /** MySQL only: the collation of a text column (a foreign key must match the column it references). */
+  readonly collation?: string | undefined
 }
 
 export interface DatabaseState {
@@ -53,6 +57,7 @@ interface IndexColumnRow {
 export async function introspect<DB>(db: Kysely<DB>, dialect: SqlDialect): Promise<DatabaseState> {
   const all = await db.introspection.getTables()
   const current = dialect === 'postgres' ? await currentSchema(db) : undefined
+  const collations = dialect === 'mysql' ? await mysqlCollations(db) : undefined
   const tables = new Map<string, ReadonlySet<string>>()
   const columns = new Map<string, ReadonlyMap<string, ExistingColumn>>()
   for (const table of all) {
@@ -62,7 +67,13 @@ export async function introspect<DB>(db: Kysely<DB>, dialect: SqlDialect): Promi
     tables.set(table.name, new Set(table.columns.map((column) => column.name)))
     columns.set(
       table.name,
-      new Map(table.columns.map((column) => [column.name, { dataType: column.dataType.toLowerCase(), nullable: column.isNullable, hasDefault: column.hasDefaultValue }])),
+      new Map(table.columns.map((column) => [column.name, {
+          dataType: column.dataType.toLowerCase(),
+          nullable: column.isNullable,
+          hasDefault: column.hasDefaultValue,
+          autoIncrement: column.isAutoIncrementing,
+          collation: collations?.get(`${table.name}\u0000${column.name}`),
+        }])),
     )
   }
   return { tables, columns, indexes: await indexes(db, dialect) }
@@ -71,6 +82,12 @@ export async function introspect<DB>(db: Kysely<DB>, dialect: SqlDialect): Promi
 async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
   const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db)
   return rows[0]?.name ?? undefined
+}
+
+async function mysqlCollations<DB>(db: Kysely<DB>): Promise<Map<string, string>> {
+  const { rows } = await sql<{ tbl: string; col: string; coll: string | null }>`select table_name as tbl, column_name as col, collation_name as coll
+    from information_schema.columns where table_schema = database()`.execute(db)
+  return new Map(rows.flatMap((row) => (row.coll === null ? [] : [[`${row.tbl}\u0000${row.col}`, row.coll.toLowerCase()] as const])))
 }
 
 function indexQuery(dialect: SqlDialect) {

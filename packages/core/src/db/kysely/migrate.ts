@@ -11,6 +11,11 @@
  * (`<table>_<column>_idx`, `_uniq`, `_fk`; plan-indexes.ts), and an index
  * counts as present when one on the table does the same job, whatever its name.
  *
+ * A table that exists already (an application's own `users` table mapped with
+ * `naming`) must be one Gatehouse can write: existing-tables.ts refuses, before
+ * any statement runs, a key column that cannot hold string ids, a column of
+ * the wrong type, and an application column that is NOT NULL without a default.
+ *
  * The one change to an existing column is MySQL-only: a TEXT column that has
  * become part of an index (a field newly marked unique or indexed, or named in
  * a new composite unique constraint) is converted to VARCHAR(255), since
@@ -23,6 +28,7 @@ import { columnName, getModel, isRequired, tableName, type FieldDefinition, type
 import { columnType, isKeyColumn, isMysqlTextColumn } from './column-types.js'
 import { createTableStatement } from './create-table-sql.js'
 import type { SqlDialect } from './dialect.js'
+import { checkExistingTable } from './existing-tables.js'
 import { introspect, type DatabaseState } from './introspect.js'
 import { withMigrationLock } from './migration-lock.js'
 import { objectName, planIndexes } from './plan-indexes.js'
@@ -124,6 +130,7 @@ export async function planMigration<DB>(db: Kysely<DB>, schema: Schema, dialect:
     if (!existing) {
       statements.push(createTableStatement(schema, model, dialect))
     } else {
+      checkExistingTable(schema, model, state, dialect)
       if (dialect === 'mysql') statements.push(...widenKeyColumns(db, schema, model, state))
       for (const [field, fieldDefinition] of fields) {
         const column = columnName(schema, model, field)
