@@ -46,14 +46,14 @@ async function createAppUsers(db: Kysely<Tables>, dialect: SqlDialect, columns: 
     values (${appId}, ${'old@example.com'}, ${'Old Customer'}, ${dialect === 'sqlite' ? '2024-01-01T00:00:00.000Z' : new Date('2024-01-01T00:00:00.000Z')}, ${'pro'})`.execute(db)
 }
 
-function authOn(backend: TestBackend) {
+function authOn(backend: TestBackend, resetTokens: string[] = []) {
   return createAuth({
     baseURL: BASE,
     secret: SECRET,
     database: backend.factory,
     logger: { disabled: true },
     naming: NAMING,
-    emailAndPassword: { enabled: true },
+    emailAndPassword: { enabled: true, sendResetPassword: ({ token }) => void resetTokens.push(token) },
   })
 }
 
@@ -75,10 +75,12 @@ for (const { dialect, enabled } of backendDialects) {
       backend = undefined
     })
 
+    const resetTokens: string[] = []
+
     async function start(columns?: Record<string, string | null>, collation?: string) {
       backend = await createTestBackend(dialect)
       await createAppUsers(backend.db, dialect, columns, collation)
-      const auth = authOn(backend)
+      const auth = authOn(backend, resetTokens)
       close = async () => (await auth.$context).adapter.close?.()
       return { auth, db: backend.db }
     }
@@ -112,6 +114,17 @@ for (const { dialect, enabled } of backendDialects) {
       expect(sessions.rows.map((row) => row.user_id)).toEqual([signedUp.user.id, signedUp.user.id])
       const accounts = await sql<{ provider_id: string; account_id: string }>`select ${sql.id('provider_id')}, ${sql.id('account_id')} from ${sql.id('account')}`.execute(db)
       expect(accounts.rows).toEqual([{ provider_id: 'credential', account_id: signedUp.user.id }])
+
+      // The app's own user has no credential account: a password reset gives it one, and it signs in.
+      const asked = await auth.handler(request('/api/auth/request-password-reset', { json: { email: 'old@example.com' }, headers: { origin: BASE } }))
+      expect(asked.status).toBe(200)
+      const reset = await auth.handler(
+        request('/api/auth/reset-password', { json: { newPassword: 'a brand new passphrase', token: resetTokens.at(-1) }, headers: { origin: BASE } }),
+      )
+      expect(reset.status).toBe(200)
+      const oldSignIn = await auth.handler(request('/api/auth/sign-in/email', { json: { email: 'old@example.com', password: 'a brand new passphrase' } }))
+      expect(oldSignIn.status).toBe(200)
+      expect(((await oldSignIn.json()) as { user: { id: string; name: string } }).user).toMatchObject({ id: 'app-1', name: 'Old Customer' })
 
       // Everything is in place: a second run plans nothing.
       expect((await runMigrations(auth)).statements).toEqual([])
