@@ -62,3 +62,11 @@ describe('composite unique constraints in the schema', () => {
     expect(() => validateCompositeUniques(bad)).toThrow('Composite unique constraint [a, b] on "item" names "item.b", which does not exist')
   })
 })
+
+describe('redeclaring a field', () => {
+  it('is a conflict whose message points at naming, the way to rename a column', () => {
+    expect(() => mergeSchemas(coreSchema, { user: { fields: { emailVerified: { type: 'boolean', columnName: 'email_verified' } } } })).toThrow(
+      'Schema conflict: field "user.emailVerified" is defined twice. To store it under another column name, use `naming.models.user.columns`',
+    )
+  })
+})

@@ -177,7 +177,10 @@ export function mergeSchemas(base: Schema, ...extensions: ReadonlyArray<SchemaEx
       if (definition.tableName) target.tableName = definition.tableName
       for (const [field, fieldDefinition] of Object.entries(definition.fields ?? {})) {
         if (field === 'id' || field in target.fields) {
-          throw new Error(`Schema conflict: field "${model}.${field}" is defined twice`)
+          // Redeclaring a field is the way people try to rename its column; naming is the way that works.
+          throw new Error(
+            `Schema conflict: field "${model}.${field}" is defined twice. To store it under another column name, use \`naming.models.${model}.columns\` (docs/adapters.md#naming-tables-and-columns)`,
+          )
         }
         target.fields[field] = fieldDefinition
       }
