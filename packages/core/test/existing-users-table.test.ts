@@ -169,3 +169,26 @@ for (const { dialect, enabled } of backendDialects) {
     })
   })
 }
+
+describe('createAuth with naming', () => {
+  it('refuses at start-up a naming entry for a model or field that does not exist', () => {
+    const start = (naming: NamingOptions) => () => createAuth({ baseURL: BASE, secret: SECRET, logger: { disabled: true }, naming })
+    expect(start({ models: { users: { tableName: 'users' } } })).toThrow('Gatehouse: `naming.models.users` names no model')
+    expect(start({ models: { user: { columns: { verified: 'is_verified' } } } })).toThrow('`naming.models.user.columns.verified` names no field of "user"')
+    expect(start({ models: { user: { columns: { name: 'email' } } } })).toThrow('fields "user.name" and "user.email" are both named column "email"')
+  })
+
+  it('hands every adapter the resolved names, additional fields included', async () => {
+    const auth = createAuth({
+      baseURL: BASE,
+      secret: SECRET,
+      logger: { disabled: true },
+      naming: { plural: true, casing: 'snake_case', models: { user: { columns: { id: 'user_id' } } } },
+      user: { additionalFields: { planTier: { type: 'string', required: false } } },
+    })
+    const { schema } = await auth.$context
+    expect(schema.user).toMatchObject({ tableName: 'users', idColumnName: 'user_id' })
+    expect(schema.user?.fields.planTier?.columnName).toBe('plan_tier')
+    expect(schema.rateLimit?.tableName).toBe('rate_limits')
+  })
+})
