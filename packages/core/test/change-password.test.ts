@@ -137,10 +137,10 @@ describe('POST /change-password', () => {
     const before = await credentialPassword(auth)
     const short = await changePassword(auth, cookie, { currentPassword: PASSWORD, newPassword: 'short' })
     expect(short.response.status).toBe(400)
-    expect(short.body).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short' })
+    expect(short.body).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short', minLength: 8 })
     const long = await changePassword(auth, cookie, { currentPassword: PASSWORD, newPassword: 'x'.repeat(129) })
     expect(long.response.status).toBe(400)
-    expect(long.body).toEqual({ code: 'PASSWORD_TOO_LONG', message: 'Password too long' })
+    expect(long.body).toEqual({ code: 'PASSWORD_TOO_LONG', message: 'Password too long', maxLength: 128 })
     expect(await credentialPassword(auth)).toBe(before)
   })
 

@@ -66,15 +66,15 @@ describe('POST /sign-up/email', () => {
     const auth = accountAuth()
     const short = await signUp(auth, { email: 'a@example.com', password: '1234567' })
     expect(short.response.status).toBe(400)
-    expect(short.body).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short' })
+    expect(short.body).toEqual({ code: 'PASSWORD_TOO_SHORT', message: 'Password too short', minLength: 8 })
     const long = await signUp(auth, { email: 'a@example.com', password: 'x'.repeat(129) })
     expect(long.response.status).toBe(400)
-    expect(long.body).toEqual({ code: 'PASSWORD_TOO_LONG', message: 'Password too long' })
+    expect(long.body).toEqual({ code: 'PASSWORD_TOO_LONG', message: 'Password too long', maxLength: 128 })
     expect((await signUp(auth, { email: 'a@example.com', password: 'x'.repeat(128) })).response.status).toBe(200)
 
     const custom = accountAuth({ emailAndPassword: { enabled: true, minPasswordLength: 12, maxPasswordLength: 20 } })
-    expect((await signUp(custom, { email: 'b@example.com', password: 'elevenchars' })).response.status).toBe(400)
-    expect((await signUp(custom, { email: 'b@example.com', password: 'x'.repeat(21) })).response.status).toBe(400)
+    expect((await signUp(custom, { email: 'b@example.com', password: 'elevenchars' })).body).toMatchObject({ code: 'PASSWORD_TOO_SHORT', minLength: 12 })
+    expect((await signUp(custom, { email: 'b@example.com', password: 'x'.repeat(21) })).body).toMatchObject({ code: 'PASSWORD_TOO_LONG', maxLength: 20 })
   })
 
   it('an existing email (any case) is 422 "User already exists"', async () => {

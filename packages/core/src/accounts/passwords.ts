@@ -62,8 +62,9 @@ export function createPasswordService(options: { readonly emailAndPassword?: Ema
     },
     checkLength(password) {
       const length = codePointsUpTo(password, max)
-      if (length < min) throw new AuthError(CoreErrors.PASSWORD_TOO_SHORT)
-      if (length > max) throw new AuthError(CoreErrors.PASSWORD_TOO_LONG)
+      // The limits travel beside the fixed message, so a form can say "at least 8 characters" (docs/passwords.md#no-truncation).
+      if (length < min) throw new AuthError(CoreErrors.PASSWORD_TOO_SHORT, { details: { minLength: min } })
+      if (length > max) throw new AuthError(CoreErrors.PASSWORD_TOO_LONG, { details: { maxLength: max } })
     },
     prepare: () => timingSafe.prepare(),
     // New hashes are scrypt's unless `hash` is replaced: only then can a stored one be weaker than them.
