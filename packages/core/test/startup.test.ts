@@ -17,7 +17,7 @@ describe('start-up configuration checks', () => {
   it('fails in production without a secret, or with a short one', () => {
     expect(() =>
       createAuth({ baseURL: 'https://app.test', production: true, database: memoryAdapter(), logger: quiet }),
-    ).toThrow(/secret is required in production/)
+    ).toThrow(/secret is required in production. Set `secret`, or the GATEHOUSE_SECRET or AUTH_SECRET environment variable \(GATEHOUSE_SECRET is read first\)/)
     expect(() =>
       createAuth({ baseURL: 'https://app.test', production: true, secret: 'short', database: memoryAdapter(), logger: quiet }),
     ).toThrow(/32/)
@@ -68,6 +68,28 @@ describe('start-up configuration checks', () => {
       logger: { log: (_level, message) => lines.push(message) },
     })
     expect(lines.some((line) => line.includes('development secret'))).toBe(true)
+  })
+
+  describe('an http base URL in production', () => {
+    const warnings = (baseURL: string, production: boolean) => {
+      const lines: string[] = []
+      createAuth({ baseURL, production, secret: 'x'.repeat(40), database: memoryAdapter(), logger: { log: (level, message) => level === 'warn' && lines.push(message) } })
+      return lines.filter((line) => line.includes('is http in production'))
+    }
+
+    it('warns once at start when the host is not this machine', () => {
+      expect(warnings('http://app.example.com', true)).toEqual([
+        'baseURL http://app.example.com is http in production: session cookies are not marked Secure and travel unencrypted. Serve it over https (behind a proxy, the public https address is the baseURL).',
+      ])
+      expect(warnings('http://10.0.0.5:8080', true)).toHaveLength(1)
+    })
+
+    it('stays quiet for https, for localhost and loopback addresses, and outside production', () => {
+      for (const baseURL of ['https://app.example.com', 'http://localhost:3000', 'http://app.localhost', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+        expect(warnings(baseURL, true), baseURL).toEqual([])
+      }
+      expect(warnings('http://app.example.com', false)).toEqual([])
+    })
   })
 
   it('refuses two plugins with one id and two endpoints with one name', () => {

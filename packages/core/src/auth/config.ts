@@ -57,6 +57,12 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new Error(`Gatehouse: \`baseURL\` must be http or https: ${options.baseURL}`)
   }
+  if (production && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    // Cookies without `Secure` and credentials in clear text on every hop (docs/deployment.md#production-checklist).
+    logger.warn(
+      `baseURL ${url.origin} is http in production: session cookies are not marked Secure and travel unencrypted. Serve it over https (behind a proxy, the public https address is the baseURL).`,
+    )
+  }
   const basePath = normaliseBasePath(options.basePath ?? (url.pathname !== '/' ? url.pathname : '/api/auth'))
 
   // AUTH_SECRET is the name the docs and most auth libraries use; GATEHOUSE_SECRET, read first, stays for existing deployments.
@@ -65,10 +71,13 @@ export function resolveConfig(options: GatehouseOptions): ResolvedConfig {
   if (secretInput === undefined || secretInput === '' || (Array.isArray(secretInput) && secretInput.length === 0)) {
     if (production) {
       throw new Error(
-        'Gatehouse: a secret is required in production. Set `secret` (or the AUTH_SECRET environment variable) to at least 32 random characters, e.g. the output of `openssl rand -base64 32`.',
+        'Gatehouse: a secret is required in production. Set `secret`, or the GATEHOUSE_SECRET or AUTH_SECRET environment variable (GATEHOUSE_SECRET is read first), to at least 32 random characters, e.g. the output of `openssl rand -base64 32`.',
       )
     }
-    logger.warn('no secret configured: using the development secret. Never run like this in production.')
+    // Also printed by builds that import the auth module with `production: false` (`next build`): worded to inform, not to alarm.
+    logger.warn(
+      'no secret configured: cookies and tokens are signed with the built-in development secret. Fine for development and builds; a production process (NODE_ENV=production or `production: true`) refuses to start without AUTH_SECRET.',
+    )
     secrets = createSecrets(DEVELOPMENT_SECRET)
   } else {
     const verdict = validateSecrets(secretInput, { production })
@@ -132,6 +141,11 @@ function normaliseBasePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '')
   if (trimmed === '') return ''
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`
+}
+
+/** A production build tried on this machine (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`) is not a deployment. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname)
 }
 
 /** Start-up only; handlers never read the environment. */
