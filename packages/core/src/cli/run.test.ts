@@ -47,6 +47,13 @@ describe('gatehouse CLI', () => {
     expect(await runCli(['frobnicate'], capture(dir).sink)).toBe(2)
   })
 
+  it.each(['--help', '-h', 'help'])('%s prints the usage to stdout and exits 0', async (flag) => {
+    const help = capture(dir)
+    expect(await runCli([flag], help.sink)).toBe(0)
+    expect(help.io.out).toContain('Usage: gatehouse <command>')
+    expect(help.io.err).toBe('')
+  })
+
   it('without a config it says so and exits 2', async () => {
     const run = capture(dir)
     expect(await runCli(['migrate'], run.sink)).toBe(2)

@@ -72,9 +72,14 @@ export async function runCli(
   },
 ): Promise<number> {
   const [command, ...rest] = argv
+  // Asked-for help is the answer (stdout, exit 0, so `gatehouse --help | less` works); otherwise usage explains a mistake (stderr).
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.out(usage)
+    return 0
+  }
   if (command !== 'migrate' && command !== 'generate' && command !== 'cleanup') {
     io.err(usage)
-    return command === undefined || command === '--help' || command === 'help' ? 0 : 2
+    return command === undefined ? 0 : 2
   }
   const flags = parseFlags(rest)
   const configPath = flags.config ? resolve(io.cwd, flags.config) : candidates.map((file) => resolve(io.cwd, file)).find((file) => existsSync(file))
