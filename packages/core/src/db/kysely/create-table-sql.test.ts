@@ -1,5 +1,6 @@
 import { sql, type CreateTableBuilder } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { applyNaming } from '../naming.js'
 import { columnName, getModel, isRequired, tableName, type Schema } from '../schema.js'
 import { columnTypeName, idColumnTypeName, MYSQL_TABLE_OPTIONS } from './column-types.js'
 import { createTableStatement } from './create-table-sql.js'
@@ -15,7 +16,7 @@ function builtByKysely(schema: Schema, model: string, dialect: SqlDialect): stri
   const fields = Object.entries(getModel(schema, model).fields)
   let create: CreateTableBuilder<string, string> = db.schema
     .createTable(table)
-    .addColumn('id', sql.raw(idColumnTypeName(dialect)), (column) => column.primaryKey().notNull())
+    .addColumn(columnName(schema, model, 'id'), sql.raw(idColumnTypeName(dialect)), (column) => column.primaryKey().notNull())
   for (const [field, definition] of fields) {
     const type = sql.raw(columnTypeName(getModel(schema, model), field, dialect))
     create = create.addColumn(columnName(schema, model, field), type, (column) => (isRequired(definition) ? column.notNull() : column))
@@ -37,14 +38,18 @@ function builtByKysely(schema: Schema, model: string, dialect: SqlDialect): stri
 }
 
 const varied = variedSchema()
+// The same models under plural snake_case tables with a renamed user id (docs/adapters.md#naming-tables-and-columns).
+const named = applyNaming(varied, { plural: true, casing: 'snake_case', models: { user: { columns: { id: 'user_id' } } } })
 
 describe('createTableStatement', () => {
   for (const dialect of ['sqlite', 'postgres', 'mysql'] as const) {
     it(`writes what Kysely's schema builder compiles, for every model (${dialect})`, () => {
-      for (const model of Object.keys(varied)) {
-        const statement = createTableStatement(varied, model, dialect)
-        expect(statement.sql).toBe(builtByKysely(varied, model, dialect))
-        expect(statement.parameters).toEqual([])
+      for (const schema of [varied, named]) {
+        for (const model of Object.keys(schema)) {
+          const statement = createTableStatement(schema, model, dialect)
+          expect(statement.sql).toBe(builtByKysely(schema, model, dialect))
+          expect(statement.parameters).toEqual([])
+        }
       }
     })
   }
@@ -56,6 +61,10 @@ describe('createTableStatement', () => {
     expect(createTableStatement(varied, 'note', 'mysql').sql).toContain('`odd "name```')
     expect(createTableStatement(varied, 'session', 'postgres').sql).toContain(
       'constraint "session_userId_fk" foreign key ("userId") references "user" ("id") on delete cascade',
+    )
+    expect(createTableStatement(named, 'user', 'postgres').sql).toMatch(/^create table "users" \("user_id" text not null primary key, /)
+    expect(createTableStatement(named, 'session', 'postgres').sql).toContain(
+      'constraint "sessions_user_id_fk" foreign key ("user_id") references "users" ("user_id") on delete cascade',
     )
   })
 })
