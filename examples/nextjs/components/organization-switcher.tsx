@@ -52,7 +52,7 @@ export function OrganizationSwitcher({ activeOrganizationId }: { readonly active
         </label>
         <label>
           Slug
-          <input name="slug" pattern="[a-z0-9-]+" title="lower-case letters, digits and hyphens" required />
+          <input name="slug" pattern="[a-z0-9\-]+" title="lower-case letters, digits and hyphens" required />
         </label>
         <button type="submit">Create organization</button>
         <p role="alert">{error}</p>
