@@ -14,7 +14,7 @@
  * version, whose compiled binding npmInstall copies in (install-kit.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -99,6 +99,14 @@ for (const name of EXAMPLES) {
       const workspace = Object.keys(manifest.dependencies).filter((dependency) => manifest.dependencies[dependency]?.startsWith('workspace:'))
       expect(commands[1]).toBe(`npm pkg set ${workspace.map((dependency) => `dependencies.${dependency}=latest`).join(' ')}`)
       expect(commands.slice(2)).toEqual(['npm install', 'npm run build', 'AUTH_SECRET=$(openssl rand -base64 32) npm start'])
+    })
+
+    it('every pattern attribute of its pages compiles under the v flag, as browsers now read it', () => {
+      const folder = join(repoRoot, 'examples', name)
+      const pages = readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => /\.(tsx|html)$/.test(file) && !/^(node_modules|\.next|dist)\b/.test(file))
+      const patterns = pages.flatMap((file) => [...readFileSync(join(folder, file), 'utf8').matchAll(/\bpattern="([^"]+)"/g)].map((match) => match[1] ?? ''))
+      if (name === 'nextjs') expect(patterns).toContain('[a-z0-9\\-]+')
+      for (const pattern of patterns) expect(() => new RegExp(`^(?:${pattern})$`, 'v'), pattern).not.toThrow()
     })
 
     it('its tsconfig.json extends nothing, so the copy needs no file from the rest of the repository', () => {
