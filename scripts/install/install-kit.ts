@@ -138,28 +138,55 @@ export function installSpecs(names: readonly string[], packed: readonly PackedPa
 }
 
 export interface GuideBlocks {
-  /** Files the page writes, marked by a first line `// file: <path>` (or `<!-- file: <path> -->`). */
+  /** Files the page writes, marked by a first line `// file: <path>` (or `<!-- file: <path> -->`); the last version of each. */
   readonly files: ReadonlyMap<string, string>
   /** The lines of its `sh` blocks, in order, comments dropped. */
   readonly commands: readonly string[]
+  /** Both in page order, for a page that writes a file again after running commands. */
+  readonly steps: readonly GuideStep[]
 }
+
+export type GuideStep = { readonly file: string; readonly text: string } | { readonly command: string }
 
 /** Reads the code blocks of a Markdown page: the files it writes and the commands it runs. */
 export function readGuide(markdown: string): GuideBlocks {
   const files = new Map<string, string>()
   const commands: string[] = []
+  const steps: GuideStep[] = []
   for (const match of markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```\s*$/gm)) {
     const [, lang = '', body = ''] = match
     const marker = /^(?:\/\/|<!--)\s*file:\s*(\S+?)\s*(?:-->)?$/.exec(body.split('\n', 1)[0] ?? '')
-    if (marker?.[1]) files.set(marker[1], body)
-    else if (lang === 'sh') {
+    if (marker?.[1]) {
+      files.set(marker[1], body)
+      steps.push({ file: marker[1], text: body })
+    } else if (lang === 'sh') {
       for (const line of body.split('\n')) {
         const command = line.replace(/\s+#.*$/, '').trim()
-        if (command && !command.startsWith('#')) commands.push(command)
+        if (command && !command.startsWith('#')) {
+          commands.push(command)
+          steps.push({ command })
+        }
       }
     }
   }
-  return { files, commands }
+  return { files, commands, steps }
+}
+
+/** The part of a Markdown page under `heading` (a whole line, `## Using Drizzle`), up to the next heading of its level or above. */
+export function markdownSection(markdown: string, heading: string): string {
+  const lines = markdown.split('\n')
+  const start = lines.indexOf(heading)
+  if (start < 0) throw new Error(`The page has no heading "${heading}"`)
+  const level = heading.indexOf(' ')
+  let inCode = false
+  let end = start + 1
+  for (; end < lines.length; end++) {
+    const line = lines[end] ?? ''
+    if (line.startsWith('```')) inCode = !inCode
+    const hashes = /^(#+) /.exec(line)?.[1]?.length
+    if (!inCode && hashes !== undefined && hashes <= level) break
+  }
+  return lines.slice(start, end).join('\n')
 }
 
 /** Starts a long-running command; `stop()` ends it and its children. */
