@@ -114,6 +114,17 @@ describe('gatehouse CLI', () => {
     expect(readFileSync(join(app, 'src/db/auth-schema.ts'), 'utf8')).toContain("export const widget = pgTable('widget', {")
   })
 
+  it('generate --format drizzle to standard output, before the imported module exists, says to pass it as --output', async () => {
+    const app = join(dir, 'drizzle-stdout')
+    mkdirSync(join(app, 'src'), { recursive: true })
+    writeFileSync(join(app, 'src/auth.ts'), drizzleStyleAuth(''))
+    const error: unknown = await runCli(['generate', '--format', 'drizzle'], capture(app).sink).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message).toMatch(/auth-schema\.js/)
+    expect((error as Error).message).toContain('pass its path as --output')
+    expect((error as Error).message).not.toContain('run `gatehouse generate')
+  })
+
   it('generate --format drizzle that fails leaves no placeholder behind', async () => {
     const app = join(dir, 'drizzle-refused')
     mkdirSync(join(app, 'src'), { recursive: true })
