@@ -2,8 +2,9 @@
  * docs/getting-started.md, followed as written in an empty folder with the
  * packed packages: its files come from its code blocks (the `// file:`
  * markers) and its commands from its `sh` blocks, so the page cannot drift
- * from the packages. The page's server then answers sign-up, sign-in and
- * get-session over HTTP, as the React page would call them.
+ * from the packages. The page's server (which migrates at start) then answers
+ * sign-up, sign-in and get-session over HTTP, as the React page would call
+ * them, and its own `/api/me` reads the session from node:http's headers.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -105,5 +106,11 @@ describe('docs/getting-started.md, followed from an empty folder', () => {
 
     const anonymous = await fetch(`${server}/api/auth/get-session`)
     expect(await anonymous.json()).toBeNull()
+
+    // Step 6: the page's own route reads the session from node:http's req.headers.
+    const me = await fetch(`${server}/api/me`, { headers: { cookie } })
+    expect(me.status).toBe(200)
+    expect(await me.json()).toEqual({ email: 'ada@example.com' })
+    expect((await fetch(`${server}/api/me`)).status).toBe(401)
   })
 })

@@ -260,7 +260,7 @@ function requireTrusted(auth: AuthContext, origin: string | null): void {
 const MAX_LOGGED_ORIGIN = 200
 
 /**
- * The refusal says what to fix (docs/security.md#login-csrf): a dev server
+ * The refusal says what to fix (docs/security.md#when-the-origin-is-refused): a dev server
  * on another port, or the page opened at 127.0.0.1 instead of localhost, is
  * the usual cause. Every mode logs one warning naming the refused origin and
  * the trusted ones; outside production the 403 body names them too, beside
