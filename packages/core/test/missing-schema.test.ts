@@ -45,6 +45,17 @@ for (const { dialect, enabled } of backendDialects) {
     }
     let auth: ReturnType<typeof withPlugin> | undefined
 
+    /** Sends the request; asserts the bare 500 (no SQL in the body) and one error logged; returns that line. */
+    async function bare500(sent: Request): Promise<string> {
+      logs.lines.length = 0
+      const response = await auth!.handler(sent)
+      expect(response.status).toBe(500)
+      expect(await response.json()).toEqual(BARE_500)
+      const errors = logs.lines.filter((line) => line.startsWith('error '))
+      expect(errors).toHaveLength(1)
+      return errors[0] ?? ''
+    }
+
     beforeAll(async () => {
       backend = await createTestBackend(dialect)
       // Core's tables only: the state of a database that was migrated before `plugins: [teams]` was added.
@@ -59,30 +70,20 @@ for (const { dialect, enabled } of backendDialects) {
     })
 
     it('a missing column: sign-up answers the bare 500, the log names the column, the plugin and `npx gatehouse migrate`', async () => {
-      logs.lines.length = 0
-      const response = await auth!.handler(
+      const error = await bare500(
         request('/api/auth/sign-up/email', { json: { name: 'Ada', email: `ada-${dialect}@example.com`, password: PASSWORD }, headers: { origin: BASE } }),
       )
-      expect(response.status).toBe(500)
-      expect(await response.json()).toEqual(BARE_500)
-      const errors = logs.lines.filter((line) => line.startsWith('error '))
-      expect(errors).toHaveLength(1)
-      expect(errors[0]).toContain('the database is not migrated: column "activeTeamId"')
-      expect(errors[0]).toContain('(model session.activeTeamId, from the teams plugin)')
-      expect(errors[0]).toContain('Apply the migrations: npx gatehouse migrate')
+      expect(error).toContain('the database is not migrated: column "activeTeamId"')
+      expect(error).toContain('(model session.activeTeamId, from the teams plugin)')
+      expect(error).toContain('Apply the migrations: npx gatehouse migrate')
       // No half-created user is left behind.
       expect(await backend!.db.selectFrom('user').selectAll().execute()).toEqual([])
     })
 
     it('a missing table: the plugin\'s route answers the bare 500, the log names the table and the plugin', async () => {
-      logs.lines.length = 0
-      const response = await auth!.handler(request('/api/auth/teams'))
-      expect(response.status).toBe(500)
-      expect(await response.json()).toEqual(BARE_500)
-      const errors = logs.lines.filter((line) => line.startsWith('error '))
-      expect(errors).toHaveLength(1)
-      expect(errors[0]).toContain('the database is not migrated: table "team" is missing (model team, from the teams plugin)')
-      expect(errors[0]).toContain('npx gatehouse migrate')
+      const error = await bare500(request('/api/auth/teams'))
+      expect(error).toContain('the database is not migrated: table "team" is missing (model team, from the teams plugin)')
+      expect(error).toContain('npx gatehouse migrate')
     })
 
     it('after `migrate` the same calls succeed', async () => {
