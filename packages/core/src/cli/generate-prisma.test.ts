@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { coreSchema, mergeSchemas } from '../db/schema.js'
 import { columnTypeName } from '../db/kysely/column-types.js'
 import { prismaSchema } from './generate-prisma.js'
-import { lookup, nameSchema } from './prisma-names.js'
+import { lookup, nameSchema } from '../db/prisma-names.js'
 import { variedSchema } from '../../test/varied-schema.js'
 
 const schema = mergeSchemas(variedSchema({ tableName: 'note' }), {

@@ -7,7 +7,7 @@
  * column types come from the Kysely migration's own table
  * (db/kysely/column-types.ts) and the index and constraint names from its
  * naming rule (db/kysely/plan-indexes.ts), so the two cannot drift apart;
- * the Prisma names come from prisma-names.ts.
+ * the Prisma names come from db/prisma-names.ts, which @gatehouse/prisma reads too.
  *
  * JSON fields are `String`: core stores them as text on every backend and
  * parses them itself, so a `Json` (jsonb) column would hand its adapter
@@ -16,7 +16,7 @@
 import { isKeyColumn } from '../db/kysely/column-types.js'
 import { objectName } from '../db/kysely/plan-indexes.js'
 import { columnName, getModel, isRequired, tableName, type FieldDefinition, type FieldReference, type ModelDefinition, type Schema } from '../db/schema.js'
-import { lookup, nameSchema, type Relation, type SchemaNames } from './prisma-names.js'
+import { lookup, nameSchema, type Relation, type SchemaNames } from '../db/prisma-names.js'
 
 export type PrismaDialect = 'postgres' | 'mysql' | 'sqlite'
 
@@ -95,7 +95,9 @@ function modelBlock(schema: Schema, model: string, dialect: PrismaDialect, names
   const definition = getModel(schema, model)
   const table = tableName(schema, model)
   const { name: modelName, fields: fieldNames } = lookup(names.models, model)
-  const lines: FieldLine[] = [['id', 'String', ['@id', ...idAttributes(dialect)].join(' ')]]
+  // The id keeps its Prisma name `id` whatever its column is called (a naming option's `user_id`, say).
+  const idColumn = columnName(schema, model, 'id')
+  const lines: FieldLine[] = [['id', 'String', ['@id', ...(idColumn === 'id' ? [] : [`@map(${literal(idColumn)})`]), ...idAttributes(dialect)].join(' ')]]
   const indexes: string[] = []
   for (const [field, fieldDefinition] of Object.entries(definition.fields)) {
     const name = lookup(fieldNames, field)

@@ -1,13 +1,16 @@
 /**
  * @module
- * The names the Prisma output (generate-prisma.ts) gives models, fields and
- * relations. Gatehouse's model and field names need not be Prisma
- * identifiers (`audit-entry`, `2fa`), and a relation needs a field on both
- * models it joins, so the names are chosen here, once for the whole schema,
- * so that none collides within a model; the table and column names stay as
- * they are, through `@@map` and `@map`.
+ * The names the Prisma output (cli/generate-prisma.ts) gives models, fields
+ * and relations, and that `@gatehouse/prisma` finds the generated client's
+ * models and fields under (docs/adapters.md#using-prisma): one function for
+ * both, so the adapter and the schema it reads cannot drift apart.
+ * Gatehouse's model and field names need not be Prisma identifiers
+ * (`audit-entry`, `2fa`), and a relation needs a field on both models it
+ * joins, so the names are chosen here, once for the whole schema, so that
+ * none collides within a model; the table and column names stay as they
+ * are, through `@@map` and `@map`.
  */
-import { getModel, type FieldDefinition, type FieldReference, type Schema } from '../db/schema.js'
+import { getModel, type FieldDefinition, type FieldReference, type Schema } from './schema.js'
 
 /** Names Prisma keeps for itself: its scalar types and the generated client's namespaces. */
 const RESERVED_MODEL_NAMES = new Set(['String', 'Boolean', 'Int', 'BigInt', 'Float', 'Decimal', 'DateTime', 'Json', 'Bytes', 'Unsupported', 'Prisma', 'PrismaClient'])
