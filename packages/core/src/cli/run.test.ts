@@ -125,6 +125,29 @@ describe('gatehouse CLI', () => {
     expect((error as Error).message).not.toContain('run `gatehouse generate')
   })
 
+  it('generate --format drizzle|prisma takes the dialect from postgresAdapter and mysqlAdapter, and connects to nothing', async () => {
+    const app = join(dir, 'unreachable')
+    mkdirSync(app, { recursive: true })
+    for (const [adapter, dialect] of [['postgres', 'postgres'], ['mysql', 'mysql']] as const) {
+      const file = join(app, `${adapter}.ts`)
+      // Port 1: nothing listens there, so any connection attempt fails the command.
+      writeFileSync(
+        file,
+        [
+          `import { createAuth } from ${JSON.stringify(resolve(__dirname, '../auth/create-auth.js'))}`,
+          `import { ${adapter}Adapter } from ${JSON.stringify(resolve(__dirname, `../db/kysely/${adapter}.js`))}`,
+          `export const auth = createAuth({ baseURL: 'http://localhost:3000', logger: { disabled: true }, database: ${adapter}Adapter('${adapter}://user@127.0.0.1:1/none') })`,
+        ].join('\n'),
+      )
+      const drizzle = capture(app)
+      expect(await runCli(['generate', '--config', file, '--format', 'drizzle'], drizzle.sink)).toBe(0)
+      expect(drizzle.io.out).toContain(`from 'drizzle-orm/${dialect === 'postgres' ? 'pg' : 'mysql'}-core'`)
+      const prisma = capture(app)
+      expect(await runCli(['generate', '--config', file, '--format', 'prisma'], prisma.sink)).toBe(0)
+      expect(prisma.io.out).toContain(`provider = "${dialect === 'postgres' ? 'postgresql' : 'mysql'}"`)
+    }
+  })
+
   it('generate --format drizzle that fails leaves no placeholder behind', async () => {
     const app = join(dir, 'drizzle-refused')
     mkdirSync(join(app, 'src'), { recursive: true })
