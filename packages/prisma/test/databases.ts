@@ -31,7 +31,9 @@ export const dialects: readonly { readonly dialect: TestDialect; readonly provid
   { dialect: 'mysql', provider: 'mysql', enabled: Boolean(services.mysql) },
 ]
 
+/** A generated client, as the tests call it. */
 export interface TestClient extends PrismaClientLike {
+  readonly $queryRawUnsafe: (query: string, ...values: unknown[]) => Promise<unknown>
   $disconnect(): Promise<void>
 }
 
@@ -45,10 +47,10 @@ export interface PrismaBackend {
   drop(): Promise<void>
 }
 
-type DriverAdapter = PrismaBetterSqlite3 | PrismaPg | PrismaMariaDb
+export type DriverAdapter = PrismaBetterSqlite3 | PrismaPg | PrismaMariaDb
 
 /** The generated module's `PrismaClient`, loaded at run time: it exists only after the global setup ran. */
-async function loadClient(dialect: TestDialect, schema: TestSchemaName, adapter: DriverAdapter): Promise<TestClient> {
+export async function loadClient(dialect: TestDialect, schema: TestSchemaName, adapter: DriverAdapter): Promise<TestClient> {
   const module: unknown = await import(pathToFileURL(join(clientDir(dialect, schema), 'client.ts')).href)
   const PrismaClient: unknown = Reflect.get(Object(module), 'PrismaClient')
   if (typeof PrismaClient !== 'function') throw new Error(`No PrismaClient in the client generated for ${dialect}-${schema}`)

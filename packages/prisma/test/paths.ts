@@ -13,12 +13,12 @@ export type TestDialect = 'sqlite' | 'postgres' | 'mysql'
 export const GENERATED = resolve(__dirname, '.generated')
 
 /**
- * `default`: the conformance suite's models plus the organization plugin's,
+ * `default`: the conformance suite's models plus every model of the organization plugin (teams and roles too),
  * under their own names (the end-to-end test uses a part of them);
  * `named`: the conformance models with plural snake_case tables and renamed ids.
  */
 export const TEST_SCHEMAS = {
-  default: mergeSchemas(conformanceSchema, organization().schema),
+  default: mergeSchemas(conformanceSchema, organization({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } }).schema),
   named: namedConformanceSchema,
 } as const satisfies Record<string, Schema>
 
