@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { coreSchema, mergeSchemas } from '../db/schema.js'
+import { applyNaming } from '../db/naming.js'
 import { columnTypeName } from '../db/kysely/column-types.js'
 import { prismaSchema } from './generate-prisma.js'
 import { lookup, nameSchema } from '../db/prisma-names.js'
@@ -121,6 +122,18 @@ describe('prismaSchema', () => {
         }
       }
     }
+  })
+
+  it('keeps the Prisma names under a naming option, mapping the renamed tables, columns and id', () => {
+    const named = applyNaming(coreSchema, { plural: true, casing: 'snake_case', models: { user: { columns: { id: 'user_id' } } } })
+    const text = prismaSchema(named, 'postgres')
+    expect(line(text, 'User', 'id')).toBe('id String @id @map("user_id")')
+    expect(line(text, 'User', 'emailVerified')).toBe('emailVerified Boolean @map("email_verified")')
+    expect(text).toContain('@@map("users")')
+    // Other models keep `id` as their column: no @map.
+    expect(line(text, 'Session', 'id')).toBe('id String @id')
+    expect(line(text, 'Session', 'user')).toContain('fields: [userId], references: [id]')
+    expect(line(prismaSchema(named, 'mysql'), 'User', 'id')).toBe('id String @id @map("user_id") @db.VarChar(255)')
   })
 
   it('puts a table in another PostgreSQL schema, and refuses one elsewhere', () => {
