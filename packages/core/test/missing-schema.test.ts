@@ -136,6 +136,13 @@ describe('findMissingSchema: each driver\'s words', () => {
     expect(describeMissingSchema(missing!, { schema: coreSchema, plugins: [], adapterId: 'prisma' }).message).toContain('npx prisma migrate dev')
   })
 
+  it("reads Prisma's names from the message when meta has none (driver adapters)", () => {
+    const table = Object.assign(new Error('The table `main.team` does not exist in the current database.'), { code: 'P2021', clientVersion: '7.0.0', meta: { modelName: 'team' } })
+    expect(findMissingSchema(table)).toMatchObject({ kind: 'table', table: 'team', through: 'prisma' })
+    const column = Object.assign(new Error('The column `main.session.activeTeamId` does not exist in the current database.'), { code: 'P2022', clientVersion: '7.0.0', meta: {} })
+    expect(findMissingSchema(column)).toMatchObject({ kind: 'column', table: 'session', column: 'activeTeamId', through: 'prisma' })
+  })
+
   it('names core as the owner of a core table, and leaves other errors alone', () => {
     const missing = findMissingSchema(Object.assign(new Error('relation "verification" does not exist'), { code: '42P01' }))
     expect(describeMissingSchema(missing!, { schema: coreSchema, plugins: [], adapterId: 'kysely-postgres' }).message).toContain('(model verification, from Gatehouse core)')

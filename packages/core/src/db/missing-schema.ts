@@ -81,8 +81,11 @@ function classifyOne(error: unknown): Omit<MissingSchema, 'through'> | undefined
     return { kind: 'column', ...column(/Unknown column '([^']+)'/.exec(message)?.[1] ?? '') }
   }
   const meta = property(error, 'meta')
-  if (code === 'P2021') return { kind: 'table', table: table(text(property(meta, 'table')) || undefined), column: undefined }
-  if (code === 'P2022') return { kind: 'column', ...column(text(property(meta, 'column'))) }
+  // Prisma names the table in `meta.table` or, through a driver adapter, only in the message.
+  if (code === 'P2021') {
+    return { kind: 'table', table: table(text(property(meta, 'table')) || /table `([^`]+)`/.exec(message)?.[1]), column: undefined }
+  }
+  if (code === 'P2022') return { kind: 'column', ...column(text(property(meta, 'column')) || (/column `([^`]+)`/.exec(message)?.[1] ?? '')) }
   return undefined
 }
 
