@@ -6,8 +6,13 @@
  * import its types, and a build or type check here never needs one to exist.
  */
 
+import type { SqlDialect } from '@gatehouse/core'
+
 /** The database a Prisma schema's datasource names (`provider = "postgresql"`). */
 export type PrismaProvider = 'postgresql' | 'mysql' | 'sqlite'
+
+/** Core's name for each provider's SQL: the `--dialect` of `gatehouse generate`, the dialect of core's error mapping. */
+export const DIALECTS: Readonly<Record<PrismaProvider, SqlDialect>> = { postgresql: 'postgres', mysql: 'mysql', sqlite: 'sqlite' }
 
 /**
  * Any generated `PrismaClient`: the adapter reaches the model delegates

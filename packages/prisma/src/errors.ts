@@ -7,8 +7,8 @@
  * (`meta.driverAdapterError.cause.originalCode`), which core's mapping for
  * `pg`, `mysql2` and `better-sqlite3` reads as it reads theirs.
  */
-import { DatabaseError, toDatabaseError, type DatabaseErrorCode, type SqlDialect } from '@gatehouse/core'
-import type { PrismaProvider } from './client.js'
+import { DatabaseError, toDatabaseError, type DatabaseErrorCode } from '@gatehouse/core'
+import { DIALECTS, type PrismaProvider } from './client.js'
 
 // https://www.prisma.io/docs/orm/reference/error-reference
 const PRISMA_CODES: Readonly<Record<string, DatabaseErrorCode>> = {
@@ -32,8 +32,6 @@ const MESSAGES: Readonly<Record<DatabaseErrorCode, string>> = {
   TRANSIENT: 'Database temporarily unavailable',
   UNKNOWN: 'Database error',
 }
-
-const DIALECTS: Readonly<Record<PrismaProvider, SqlDialect>> = { postgresql: 'postgres', mysql: 'mysql', sqlite: 'sqlite' }
 
 function property(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined

@@ -14,7 +14,7 @@
  * run one at a time (queue.ts).
  */
 import { resolveJoins, withDefaults, type Adapter, type AdapterFactory, type Joins, type ResolvedJoin, type Row, type Schema, type SortBy, type WhereInput } from '@gatehouse/core'
-import { asClient, type Client, type PrismaClientLike, type PrismaProvider, type TransactionOptions } from './client.js'
+import { asClient, DIALECTS, type Client, type PrismaClientLike, type PrismaProvider, type TransactionOptions } from './client.js'
 import { databaseError, isNotFound } from './errors.js'
 import { bindModels, delegate, fieldOf, modelOf, relationKey, type BoundModel } from './models.js'
 import { createQueue, noQueue, type Queue } from './queue.js'
@@ -46,6 +46,7 @@ const ATTEMPTS = 5
 
 const PROVIDERS: readonly PrismaProvider[] = ['postgresql', 'mysql', 'sqlite']
 
+
 /**
  * Binds the application's Prisma Client to Gatehouse's schema. The client
  * stays the application's: `auth.close()` leaves it connected.
@@ -59,7 +60,9 @@ const PROVIDERS: readonly PrismaProvider[] = ['postgresql', 'mysql', 'sqlite']
  * export const auth = createAuth({ database: prismaAdapter(prisma, { provider: 'postgresql' }) })
  */
 export function prismaAdapter(prisma: PrismaClientLike, options: PrismaAdapterOptions): AdapterFactory {
-  return ({ schema }) => createPrismaAdapter(prisma, options, schema)
+  const factory: AdapterFactory = ({ schema }) => createPrismaAdapter(prisma, options, schema)
+  // Named before the client is touched: `gatehouse generate --format prisma` defaults --dialect to it (docs/adapters.md#using-prisma).
+  return Object.assign(factory, { dialect: PROVIDERS.includes(options.provider) ? DIALECTS[options.provider] : undefined })
 }
 
 /**

@@ -103,6 +103,14 @@ describe('creating the adapter', () => {
     await prisma.$disconnect()
   })
 
+  it('names its dialect before touching the client, for gatehouse generate --format prisma', async () => {
+    const prisma = await loadClient('sqlite', 'default', new PrismaBetterSqlite3({ url: `file:${join(dir, 'dialect.db')}` }))
+    expect(prismaAdapter(prisma, { provider: 'postgresql' }).dialect).toBe('postgres')
+    expect(prismaAdapter(prisma, { provider: 'mysql' }).dialect).toBe('mysql')
+    expect(prismaAdapter(prisma, { provider: 'sqlite' }).dialect).toBe('sqlite')
+    await prisma.$disconnect()
+  })
+
   it('refuses an unknown provider and an object that is not a Prisma Client', async () => {
     const prisma = await loadClient('sqlite', 'default', new PrismaBetterSqlite3({ url: `file:${join(dir, 'default.db')}` }))
     expect(() => createPrismaAdapter(prisma, { provider: 'postgres' as PrismaProvider }, TEST_SCHEMAS.default)).toThrow(
