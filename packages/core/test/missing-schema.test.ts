@@ -136,6 +136,15 @@ describe('findMissingSchema: each driver\'s words', () => {
     expect(describeMissingSchema(missing!, { schema: coreSchema, plugins: [], adapterId: 'prisma' }).message).toContain('npx prisma migrate dev')
   })
 
+  it('names drizzle-kit for a Drizzle adapter whose error keeps only the driver error as cause (@gatehouse/drizzle)', () => {
+    const wrapped = new Error('Failed query on "team": no such table: team\nselect ...', { cause: sqlite('no such table: team') })
+    const missing = findMissingSchema(wrapped)
+    expect(missing).toEqual({ kind: 'table', table: 'team', column: undefined, through: undefined })
+    expect(describeMissingSchema(missing!, { schema: coreSchema, plugins: [teams], adapterId: 'drizzle-sqlite' }).message).toContain(
+      'npx gatehouse generate --format drizzle --dialect sqlite',
+    )
+  })
+
   it("reads Prisma's names from the message when meta has none (driver adapters)", () => {
     const table = Object.assign(new Error('The table `main.team` does not exist in the current database.'), { code: 'P2021', clientVersion: '7.0.0', meta: { modelName: 'team' } })
     expect(findMissingSchema(table)).toMatchObject({ kind: 'table', table: 'team', through: 'prisma' })
