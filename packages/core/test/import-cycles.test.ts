@@ -145,7 +145,7 @@ describe('core import graph', () => {
   it('keeps the shared types below the modules that re-export them', () => {
     const graph = importGraph(coreSource)
     expect(graph.get('options.ts')).toEqual(['types/contract.ts', 'types/options.ts'])
-    expect(graph.get('types/options.ts')).toEqual(['db/schema.ts', 'types/rows.ts'])
+    expect(graph.get('types/options.ts')).toEqual(['db/schema.ts', 'db/naming.ts', 'types/rows.ts'])
     for (const leaf of ['session/session-options.ts', 'accounts/passwords.ts']) {
       expect(graph.get(leaf)?.filter((target) => target.startsWith('types/contract') || target === 'options.ts')).toEqual([])
     }
