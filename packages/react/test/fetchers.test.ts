@@ -139,6 +139,12 @@ describe('errors', () => {
     expect(error && explain(error)).toBe('invalid: body.email')
   })
 
+  it('a password too short comes back with the minimum the server accepts', async () => {
+    const client = clientOf(setup())
+    const { error } = await client.signUp.email({ name: 'Ada', email: email(), password: 'short', seats: 1 })
+    expect(error).toEqual({ status: 400, code: 'PASSWORD_TOO_SHORT', message: 'Password too short', minLength: 8 })
+  })
+
   it('an answer of the wrong shape is a client-side validation error, not a silent undefined', async () => {
     // A server whose get-session answers an older shape: a user id as a number, no createdAt.
     const context = setup({

@@ -36,6 +36,10 @@ export interface AuthClientError<Code extends string = string> {
   readonly message: string
   /** Present on validation errors, the server's (`VALIDATION_ERROR`) and the client's. */
   readonly issues?: readonly ErrorIssue[]
+  /** `PASSWORD_TOO_SHORT`: the shortest password the server accepts (docs/passwords.md), for a form to say so. */
+  readonly minLength?: number
+  /** `PASSWORD_TOO_LONG`: the longest password the server accepts. */
+  readonly maxLength?: number
 }
 
 /**

@@ -37,6 +37,8 @@ const errorBody = z.object({
   code: z.string(),
   message: z.string(),
   issues: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+  minLength: z.optional(z.number()),
+  maxLength: z.optional(z.number()),
 })
 
 /**
@@ -158,8 +160,15 @@ function serverError(status: number, text: string): AuthClientError {
   const json = parseJson(text)
   const parsed = json.ok ? z.safeParse(errorBody, json.value) : null
   if (!parsed?.success) return shapeError(status, [{ path: 'response', message: 'not a Gatehouse error' }])
-  const { code, message, issues } = parsed.data
-  return issues ? { status, code, message, issues } : { status, code, message }
+  const { code, message, issues, minLength, maxLength } = parsed.data
+  return {
+    status,
+    code,
+    message,
+    ...(issues ? { issues } : {}),
+    ...(minLength === undefined ? {} : { minLength }),
+    ...(maxLength === undefined ? {} : { maxLength }),
+  }
 }
 
 function failure(code: 'NETWORK_ERROR' | 'REQUEST_ABORTED'): AuthClientError {
