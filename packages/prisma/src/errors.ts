@@ -24,15 +24,6 @@ const PRISMA_CODES: Readonly<Record<string, DatabaseErrorCode>> = {
   P2028: 'TRANSIENT', // the interactive transaction could not start in maxWait or outlived its timeout
 }
 
-const MESSAGES: Readonly<Record<DatabaseErrorCode, string>> = {
-  UNIQUE_VIOLATION: 'Unique constraint violated',
-  FOREIGN_KEY_VIOLATION: 'Foreign key constraint violated',
-  NOT_NULL_VIOLATION: 'Not-null constraint violated',
-  DEADLOCK: 'Transaction rolled back by the database (deadlock or serialization failure)',
-  TRANSIENT: 'Database temporarily unavailable',
-  UNKNOWN: 'Database error',
-}
-
 function property(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined
 }
@@ -54,7 +45,7 @@ export function databaseError(error: unknown, provider: PrismaProvider, model?: 
   const where = model === undefined ? '' : ` on "${model}"`
   const own = property(error, 'code') ?? property(error, 'errorCode')
   const code = typeof own === 'string' ? PRISMA_CODES[own] : undefined
-  if (code) return new DatabaseError(code, `${MESSAGES[code]}${where}`, { cause: error })
+  if (code) return new DatabaseError(code, `Prisma ${String(own)}: ${code}${where}`, { cause: error })
   const original = driverCode(error)
   if (original !== undefined) {
     // pg and better-sqlite3 name their errors by `code`, mysql2 and mariadb by `errno`.

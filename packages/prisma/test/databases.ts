@@ -79,6 +79,21 @@ async function migrate(dialect: TestDialect, location: string, schema: Schema): 
   }
 }
 
+/** A backend whose `drop` disconnects the client, then removes the database with `remove`. */
+function backend(dialect: TestDialect, prisma: TestClient, location: string, remove: () => Promise<unknown>): PrismaBackend {
+  const provider = dialects.find((entry) => entry.dialect === dialect)?.provider ?? 'sqlite'
+  return {
+    dialect,
+    provider,
+    prisma,
+    location,
+    async drop() {
+      await prisma.$disconnect()
+      await remove()
+    },
+  }
+}
+
 /**
  * A fresh database holding the tables of one of the test schemas, with a
  * Prisma Client generated for that schema on it.
@@ -88,7 +103,6 @@ async function migrate(dialect: TestDialect, location: string, schema: Schema): 
  * const adapter = createPrismaAdapter(backend.prisma, { provider: backend.provider }, TEST_SCHEMAS.default)
  */
 export async function createPrismaBackend(dialect: TestDialect, name: TestSchemaName, schema: Schema = TEST_SCHEMAS[name]): Promise<PrismaBackend> {
-  const provider = dialects.find((entry) => entry.dialect === dialect)?.provider ?? 'sqlite'
   const database = `gatehouse_prisma_${randomBytes(6).toString('hex')}`
   switch (dialect) {
     case 'sqlite': {
@@ -96,16 +110,7 @@ export async function createPrismaBackend(dialect: TestDialect, name: TestSchema
       const file = join(dir, 'auth.db')
       await migrate(dialect, file, schema)
       const prisma = await loadClient(dialect, name, new PrismaBetterSqlite3({ url: `file:${file}` }))
-      return {
-        dialect,
-        provider,
-        prisma,
-        location: file,
-        async drop() {
-          await prisma.$disconnect()
-          rmSync(dir, { recursive: true, force: true })
-        },
-      }
+      return backend(dialect, prisma, file, async () => rmSync(dir, { recursive: true, force: true }))
     }
     case 'postgres': {
       const url = services.postgres ?? ''
@@ -123,16 +128,7 @@ export async function createPrismaBackend(dialect: TestDialect, name: TestSchema
       isolated.pathname = `/${database}`
       await migrate(dialect, isolated.toString(), schema)
       const prisma = await loadClient(dialect, name, new PrismaPg({ connectionString: isolated.toString(), max: 10 }))
-      return {
-        dialect,
-        provider,
-        prisma,
-        location: isolated.toString(),
-        async drop() {
-          await prisma.$disconnect()
-          await admin(`drop database if exists "${database}"`)
-        },
-      }
+      return backend(dialect, prisma, isolated.toString(), () => admin(`drop database if exists "${database}"`))
     }
     case 'mysql': {
       const url = new URL(services.mysql ?? '')
@@ -146,17 +142,10 @@ export async function createPrismaBackend(dialect: TestDialect, name: TestSchema
         name,
         new PrismaMariaDb({ host: isolated.hostname, port: Number(isolated.port || 3306), user: decodeURIComponent(isolated.username), password: decodeURIComponent(isolated.password), database, connectionLimit: 10 }),
       )
-      return {
-        dialect,
-        provider,
-        prisma,
-        location: isolated.toString(),
-        async drop() {
-          await prisma.$disconnect()
-          await admin.query(`drop database if exists \`${database}\``)
-          await admin.end()
-        },
-      }
+      return backend(dialect, prisma, isolated.toString(), async () => {
+        await admin.query(`drop database if exists \`${database}\``)
+        await admin.end()
+      })
     }
   }
 }
