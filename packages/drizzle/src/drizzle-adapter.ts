@@ -12,6 +12,11 @@
  * (`SELECT … FOR UPDATE`) and deletes it in one transaction. `lock` is
  * `SELECT … FOR UPDATE` on PostgreSQL and MySQL, whose transactions run at
  * READ COMMITTED; SQLite transactions run one at a time (queue.ts).
+ *
+ * Lock waits are bounded (docs/adapters.md#transactions): on PostgreSQL each
+ * Gatehouse transaction sets `lock_timeout`, and a write outside one runs in
+ * a transaction of its own to get it; on MySQL each Gatehouse transaction
+ * sets `innodb_lock_wait_timeout` and restores the session's own value.
  */
 import {
   resolveJoins,
@@ -25,9 +30,11 @@ import {
   type SqlDialect,
   type WhereInput,
 } from '@gatehouse/core'
-import { aliasedTable, and, asc, count, desc, eq, inArray, type Column, type SQL, type Table } from 'drizzle-orm'
+import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type Column, type Placeholder, type SQL, type Table } from 'drizzle-orm'
+import { listenForClientErrors } from './client-errors.js'
 import { databaseError } from './errors.js'
-import { affectedRows, DIALECTS, looseDatabase, supportsReturning, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
+import { lockTimeoutMillis, withLockTimeout } from './lock-timeout.js'
+import { affectedRows, detectDriver, DIALECTS, looseDatabase, supportsReturning, type Driver, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
 import { createQueue, noQueue, type Queue } from './queue.js'
 import { sqliteTransaction } from './sqlite-transaction.js'
 import { bindTables, fieldOf, modelOf, type BoundModel } from './tables.js'
@@ -36,13 +43,26 @@ import { createStatementCache, runPrepared, type StatementCache } from './statem
 import { placeholders, whereShape, whereSql } from './where.js'
 
 export interface DrizzleAdapterOptions {
-  /** Which driver `db` runs on: `pg` (node-postgres), `mysql` (mysql2, MySQL or MariaDB) or `sqlite` (better-sqlite3). */
+  /**
+   * The database `db` runs on: `pg` (node-postgres or postgres-js), `mysql`
+   * (mysql2, MySQL or MariaDB) or `sqlite` (better-sqlite3 or libsql). The
+   * driver itself is read from `db`.
+   */
   readonly provider: Provider
   /**
    * The Drizzle tables keyed by model name, columns keyed by field name: the
    * module `gatehouse generate --format drizzle` writes, imported as a namespace.
    */
   readonly schema: Readonly<Record<string, unknown>>
+  /**
+   * How long a Gatehouse statement waits for a row lock, in milliseconds,
+   * before it fails with a `TRANSIENT` DatabaseError (503 with Retry-After);
+   * `0` waits as long as the server's own setting. Defaults to 10 000:
+   * Gatehouse holds its own row locks for a few statements, so a wait that
+   * long means a lock held elsewhere, such as your own open transaction
+   * (docs/adapters.md#transactions). Ignored on SQLite.
+   */
+  readonly lockTimeout?: number | undefined
 }
 
 /**
@@ -86,10 +106,14 @@ export function drizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptio
 export function createDrizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapterOptions, schema: Schema): Adapter {
   const { provider } = options
   if (!Object.hasOwn(DIALECTS, provider)) throw new TypeError(`drizzleAdapter: provider must be 'pg', 'mysql' or 'sqlite', not ${JSON.stringify(provider)}`)
+  const driver = detectDriver(db, provider)
+  listenForClientErrors(driver, db)
   return bind(
     {
       schema,
       provider,
+      driver,
+      lockTimeout: provider === 'sqlite' ? 0 : lockTimeoutMillis(options.lockTimeout),
       dialect: DIALECTS[provider],
       models: bindTables(schema, options.schema),
       queue: provider === 'sqlite' ? createQueue() : noQueue,
@@ -107,6 +131,9 @@ type FindManyArgs = Parameters<Adapter['findMany']>[0]
 interface Shared {
   readonly schema: Schema
   readonly provider: Provider
+  readonly driver: Driver
+  /** Milliseconds a statement waits for a row lock; 0 leaves the server's setting. */
+  readonly lockTimeout: number
   readonly dialect: SqlDialect
   readonly models: ReadonlyMap<string, BoundModel>
   readonly queue: Queue
@@ -135,7 +162,7 @@ function joinedTable(shared: Shared, model: string, position: number): JoinedTab
 }
 
 function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapter {
-  const { schema, provider, dialect, models } = shared
+  const { schema, provider, driver, dialect, models } = shared
   const returning = supportsReturning(provider)
 
   /** Runs one statement; outside a transaction on SQLite it waits for an open transaction to end. */
@@ -148,8 +175,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
   }
 
   async function rows(model: string, statement: () => PromiseLike<unknown>): Promise<Record<string, unknown>[]> {
-    const result = await run(model, statement)
-    return Array.isArray(result) ? (result as Record<string, unknown>[]) : []
+    return records(await run(model, statement))
   }
 
   const where = (model: BoundModel, input: WhereInput | undefined): SQL | undefined => whereSql({ schema, provider }, model, input)
@@ -159,7 +185,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
     q.select(model.selection).from(model.table).where(condition).orderBy(asc(model.id)).limit(1)
 
   /** Ids of the first matching row, as a subquery for `id in (…)`. */
-  const firstId = (model: BoundModel, condition: SQL | undefined) => db.select({ id: model.id }).from(model.table).where(condition).orderBy(asc(model.id)).limit(1)
+  const firstId = (q: LooseDatabase, model: BoundModel, condition: SQL | undefined) => q.select({ id: model.id }).from(model.table).where(condition).orderBy(asc(model.id)).limit(1)
 
   /** Runs `work` in a transaction of its own, or in the one already open. */
   async function transact<R>(work: (q: LooseDatabase) => Promise<R>, model?: string): Promise<R> {
@@ -168,12 +194,24 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       if (provider !== 'sqlite') {
         // InnoDB defaults to REPEATABLE READ, whose snapshot would hide what the previous holder of a `lock` committed.
         const config = provider === 'mysql' ? { isolationLevel: 'read committed' } : undefined
-        return await db.transaction(work, config)
+        return await db.transaction((tx) => withLockTimeout(provider, shared.lockTimeout, tx, work), config)
       }
-      return await shared.queue.run(() => sqliteTransaction(db, work))
+      // libsql's transactions may await; better-sqlite3's cannot, so the adapter opens its own there.
+      return await shared.queue.run(() => (driver === 'libsql' ? db.transaction(work) : sqliteTransaction(db, work)))
     } catch (error) {
       throw databaseError(error, dialect, model)
     }
+  }
+
+  /**
+   * Runs one write. On PostgreSQL, with a lock timeout, outside a
+   * transaction it gets one of its own: `lock_timeout` is set only with
+   * `SET LOCAL`, which leaves the application's sessions on a shared pool as
+   * they were. Elsewhere it runs as it is.
+   */
+  async function write<T>(model: string, statement: (q: LooseDatabase) => PromiseLike<T>): Promise<T> {
+    if (inTransaction || provider !== 'pg' || shared.lockTimeout === 0) return run(model, () => statement(db))
+    return transact(async (q) => statement(q), model)
   }
 
   async function selectById(model: BoundModel, id: unknown): Promise<Row | null> {
@@ -191,20 +229,22 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
     }
     const selection: Record<string, unknown> = { row: model.selection }
     for (const [index, join] of joins.entries()) selection[`j${index}`] = join.selection
-    const build = (condition: SQL | undefined) => {
+    const limit = args.limit ?? (args.offset ? NO_LIMIT[provider] : undefined)
+    const offset = args.offset ? args.offset : undefined
+    /** The read; `page` gives the limit and offset, as values or as placeholders of a prepared statement. */
+    const build = (condition: SQL | undefined, page: { limit?: number | Placeholder; offset?: number | Placeholder }) => {
       let query = db.select(joins.length === 0 ? model.selection : selection).from(model.table)
       for (const join of joins) query = query.leftJoin(join.table, eq(fieldOf(model, join.field).column, column(join.table, join.references)))
       query = query.where(condition)
       if (order.length > 0) query = query.orderBy(...order)
-      const limit = args.limit ?? (args.offset ? NO_LIMIT[provider] : undefined)
-      if (limit !== undefined) query = query.limit(limit)
-      if (args.offset) query = query.offset(args.offset)
+      if (page.limit !== undefined) query = query.limit(page.limit)
+      if (page.offset !== undefined) query = query.offset(page.offset)
       return query
     }
     let found: Record<string, unknown>[]
     if (inTransaction) {
       const condition = where(model, args.where)
-      found = await rows(args.model, () => build(condition))
+      found = await rows(args.model, () => build(condition, { limit, offset }))
     } else {
       const values: unknown[] = []
       const condition = whereSql({ schema, provider }, model, args.where, placeholders(values))
@@ -214,11 +254,13 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
         joins.map((join) => JSON.stringify([join.alias, join.model, join.field, join.references])).join(','),
         whereShape(args.where),
         sorts.map(({ field, direction }) => `${JSON.stringify(field)} ${direction}`).join(','),
-        String(args.limit),
-        String(args.offset),
+        // Whether there is a limit and an offset shapes the SQL; their values are placeholders (statements.ts).
+        limit === undefined ? '' : 'limit',
+        offset === undefined ? '' : 'offset',
       ].join('|')
-      const statement = shared.statements.get(key, () => build(condition))
-      found = await rows(args.model, async () => runPrepared(provider, statement, values))
+      const page = { limit: limit === undefined ? undefined : sql.placeholder('limit'), offset: offset === undefined ? undefined : sql.placeholder('offset') }
+      const statement = shared.statements.get(key, () => build(condition, page))
+      found = await rows(args.model, async () => runPrepared(provider, statement, values, { limit, offset }))
     }
     if (joins.length === 0) return found.map((raw) => readRow(model, raw))
     return found.map((raw) => {
@@ -242,11 +284,11 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       if (typeof filled.id !== 'string' || filled.id === '') throw new TypeError(`create on "${name}" needs a string id`)
       const values = writeValues(model, filled)
       if (returning) {
-        const [row] = await rows(name, () => db.insert(model.table).values(values).returning())
+        const [row] = records(await write(name, (q) => q.insert(model.table).values(values).returning()))
         if (!row) throw new Error(`Insert into "${name}" returned no row`)
         return asRow<T>(readRow(model, row))
       }
-      await run(name, () => db.insert(model.table).values(values))
+      await write(name, (q) => q.insert(model.table).values(values))
       const row = await selectById(model, filled.id)
       if (!row) throw new Error(`Inserted row of "${name}" could not be read back`)
       return asRow<T>(row)
@@ -287,7 +329,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       }
       if (returning) {
         // The subquery picks the one row; repeating the clause outside keeps a row that stopped matching untouched.
-        const [row] = await rows(name, () => db.update(model.table).set(values).where(and(inArray(model.id, firstId(model, condition)), condition)).returning())
+        const [row] = records(await write(name, (q) => q.update(model.table).set(values).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning()))
         return row ? asRow<T>(readRow(model, row)) : null
       }
       // MySQL has neither RETURNING nor LIMIT in an IN subquery: lock the row, update it by id, read it back.
@@ -306,19 +348,19 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       const values = writeValues(model, update)
       if (Object.keys(values).length === 0) return adapter.count({ model: name, where: input })
       const condition = where(model, input)
-      return affectedRows(provider, await run(name, () => db.update(model.table).set(values).where(condition)))
+      return affectedRows(driver, await write(name, (q) => q.update(model.table).set(values).where(condition)))
     },
 
     async delete({ model: name, where: input }) {
       const model = modelOf(models, name)
       const condition = where(model, input)
-      await run(name, () => db.delete(model.table).where(condition))
+      await write(name, (q) => q.delete(model.table).where(condition))
     },
 
     async deleteMany({ model: name, where: input }) {
       const model = modelOf(models, name)
       const condition = where(model, input)
-      return affectedRows(provider, await run(name, () => db.delete(model.table).where(condition)))
+      return affectedRows(driver, await write(name, (q) => q.delete(model.table).where(condition)))
     },
 
     async consume<T extends Row = Row>({ model: name, where: input }: { model: string; where: WhereInput }): Promise<T | null> {
@@ -326,7 +368,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       const condition = where(model, input)
       if (!returning) return consumeLocked<T>(model, condition)
       for (let attempt = 0; attempt < CONSUME_ATTEMPTS; attempt++) {
-        const [row] = await rows(name, () => db.delete(model.table).where(and(inArray(model.id, firstId(model, condition)), condition)).returning())
+        const [row] = records(await write(name, (q) => q.delete(model.table).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning()))
         if (row) return asRow<T>(readRow(model, row))
         // Nothing deleted: either nothing matches, or a concurrent consumer won the row we picked.
         const [left] = await rows(name, () => db.select({ id: model.id }).from(model.table).where(condition).limit(1))
@@ -380,6 +422,11 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
 /** A column of an aliased table, found under its field name as on the table itself. */
 function column(table: Table, field: string): Column {
   return Reflect.get(table, field) as Column
+}
+
+/** The rows of a statement's result: every driver returns them as an array. */
+function records(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? (result as Record<string, unknown>[]) : []
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -6,4 +6,4 @@
  */
 export { createDrizzleAdapter, drizzleAdapter } from './drizzle-adapter.js'
 export type { DrizzleAdapterOptions } from './drizzle-adapter.js'
-export type { DrizzleDatabase, Provider } from './provider.js'
+export type { Driver, DrizzleDatabase, Provider } from './provider.js'

@@ -9,6 +9,7 @@
 import { conformanceSchema, runAdapterConformance } from '@gatehouse/core/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { AdapterFactory } from '@gatehouse/core'
+import type { Driver } from '../src/index.js'
 import { mysqlAdapter } from '@gatehouse/core/adapters/mysql'
 import { postgresAdapter } from '@gatehouse/core/adapters/postgres'
 import { sqliteAdapter } from '@gatehouse/core/adapters/sqlite'
@@ -27,16 +28,16 @@ function kyselyFactory(backend: DrizzleBackend): AdapterFactory {
   }
 }
 
-/** Registers the suite for one dialect; the database is made on first use and dropped after the file. */
-export function drizzleConformance(dialect: DrizzleDialect): void {
+/** Registers the suite for one dialect and driver; the database is made on first use and dropped after the file. */
+export function drizzleConformance(dialect: DrizzleDialect, driver?: Driver): void {
   let pending: Promise<DrizzleBackend> | undefined
-  const backend = () => (pending ??= createDrizzleBackend(dialect, conformanceSchema))
+  const backend = () => (pending ??= createDrizzleBackend(dialect, conformanceSchema, driver))
   afterAll(async () => {
     await (await pending)?.drop()
   })
 
   runAdapterConformance({
-    name: `drizzle ${dialect} (migrated by drizzle-kit)`,
+    name: `drizzle ${dialect}${driver === undefined ? '' : ` on ${driver}`} (migrated by drizzle-kit)`,
     createAdapter: async (schema) => {
       const { db, provider, tables } = await backend()
       return createDrizzleAdapter(db, { provider, schema: tables }, schema)

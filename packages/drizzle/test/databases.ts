@@ -4,7 +4,8 @@
  * `drizzle-kit generate` (the real CLI, offline) turns it into SQL, and the
  * SQL is applied to a database of its own: a SQLite file in a temporary
  * folder, a new PostgreSQL database, a new MariaDB database, each with a
- * random name and dropped by `drop()`. The folder sits inside this package
+ * random name and dropped by `drop()`, and opened with one of the five
+ * drivers (node-postgres or postgres-js, mysql2, better-sqlite3 or libsql). The folder sits inside this package
  * so the module and drizzle-kit resolve `drizzle-orm` from it.
  */
 import { execFile } from 'node:child_process'
@@ -14,15 +15,19 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import type { Schema } from '@gatehouse/core'
+import { createClient } from '@libsql/client'
 import Database from 'better-sqlite3'
+import { drizzle as drizzleLibsql } from 'drizzle-orm/libsql'
 import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePostgresJs } from 'drizzle-orm/postgres-js'
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3'
 import { createConnection, createPool } from 'mysql2/promise'
 import pg from 'pg'
+import postgres from 'postgres'
 import { drizzleSchema, type DrizzleDialect } from '../../core/src/cli/generate-drizzle.js'
 import { services } from '../../core/test/services.js'
-import type { DrizzleDatabase, Provider } from '../src/index.js'
+import type { Driver, DrizzleDatabase, Provider } from '../src/index.js'
 
 const packageDir = resolve(__dirname, '..')
 const drizzleKit = join(packageDir, 'node_modules', '.bin', 'drizzle-kit')
@@ -33,8 +38,20 @@ export const dialects: readonly { readonly dialect: DrizzleDialect; readonly pro
   { dialect: 'mysql', provider: 'mysql', enabled: Boolean(services.mysql) },
 ]
 
+/** Every driver the adapter supports, with its dialect; the second driver of a dialect runs the conformance suite only. */
+export const drivers: readonly { readonly driver: Driver; readonly dialect: DrizzleDialect; readonly enabled: boolean }[] = [
+  { driver: 'better-sqlite3', dialect: 'sqlite', enabled: true },
+  { driver: 'libsql', dialect: 'sqlite', enabled: true },
+  { driver: 'node-postgres', dialect: 'postgres', enabled: Boolean(services.postgres) },
+  { driver: 'postgres-js', dialect: 'postgres', enabled: Boolean(services.postgres) },
+  { driver: 'mysql2', dialect: 'mysql', enabled: Boolean(services.mysql) },
+]
+
+const defaultDriver: Readonly<Record<DrizzleDialect, Driver>> = { sqlite: 'better-sqlite3', postgres: 'node-postgres', mysql: 'mysql2' }
+
 export interface DrizzleBackend {
   readonly dialect: DrizzleDialect
+  readonly driver: Driver
   readonly provider: Provider
   readonly db: DrizzleDatabase
   /** The generated module, imported: tables keyed by model name. */
@@ -72,7 +89,7 @@ async function drizzleKitGenerate(dir: string, schema: Schema, dialect: DrizzleD
  * const backend = await createDrizzleBackend('postgres', conformanceSchema)
  * const adapter = createDrizzleAdapter(backend.db, { provider: backend.provider, schema: backend.tables }, conformanceSchema)
  */
-export async function createDrizzleBackend(dialect: DrizzleDialect, schema: Schema): Promise<DrizzleBackend> {
+export async function createDrizzleBackend(dialect: DrizzleDialect, schema: Schema, driver: Driver = defaultDriver[dialect]): Promise<DrizzleBackend> {
   const name = `gatehouse_drizzle_${randomBytes(6).toString('hex')}`
   const dir = join(packageDir, 'test', '.generated', name)
   mkdirSync(dir, { recursive: true })
@@ -82,9 +99,9 @@ export async function createDrizzleBackend(dialect: DrizzleDialect, schema: Sche
     const tables = (await import(pathToFileURL(join(dir, 'auth-schema.ts')).href)) as Record<string, unknown>
     switch (dialect) {
       case 'sqlite':
-        return sqliteBackend(dir, statements, tables, removeDir)
+        return driver === 'libsql' ? await libsqlBackend(dir, statements, tables, removeDir) : sqliteBackend(dir, statements, tables, removeDir)
       case 'postgres':
-        return await postgresBackend(name, statements, tables, removeDir)
+        return await postgresBackend(name, statements, tables, removeDir, driver)
       case 'mysql':
         return await mysqlBackend(name, statements, tables, removeDir)
     }
@@ -103,6 +120,7 @@ function sqliteBackend(dir: string, statements: readonly string[], tables: Recor
   for (const statement of statements) client.exec(statement)
   return {
     dialect: 'sqlite',
+    driver: 'better-sqlite3',
     provider: 'sqlite',
     db: drizzleSqlite(client),
     tables,
@@ -115,7 +133,28 @@ function sqliteBackend(dir: string, statements: readonly string[], tables: Recor
   }
 }
 
-async function postgresBackend(name: string, statements: readonly string[], tables: Record<string, unknown>, removeDir: () => void): Promise<DrizzleBackend> {
+/** A `file:` database through libsql's client, which opens its own connections (foreign keys on, as libsql has them). */
+async function libsqlBackend(dir: string, statements: readonly string[], tables: Record<string, unknown>, removeDir: () => void): Promise<DrizzleBackend> {
+  const file = join(dir, 'auth.db')
+  const client = createClient({ url: pathToFileURL(file).href })
+  await client.execute('pragma journal_mode = WAL')
+  for (const statement of statements) await client.execute(statement)
+  return {
+    dialect: 'sqlite',
+    driver: 'libsql',
+    provider: 'sqlite',
+    db: drizzleLibsql(client),
+    tables,
+    location: file,
+    statements,
+    async drop() {
+      client.close()
+      removeDir()
+    },
+  }
+}
+
+async function postgresBackend(name: string, statements: readonly string[], tables: Record<string, unknown>, removeDir: () => void, driver: Driver): Promise<DrizzleBackend> {
   const url = services.postgres ?? ''
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: url })
@@ -131,14 +170,17 @@ async function postgresBackend(name: string, statements: readonly string[], tabl
   isolated.pathname = `/${name}`
   const pool = new pg.Pool({ connectionString: isolated.toString(), max: 10 })
   for (const statement of statements) await pool.query(statement)
+  const client = driver === 'postgres-js' ? postgres(isolated.toString(), { max: 10, onnotice: () => undefined }) : undefined
   return {
     dialect: 'postgres',
+    driver: client ? 'postgres-js' : 'node-postgres',
     provider: 'pg',
-    db: drizzlePg(pool),
+    db: client ? drizzlePostgresJs(client) : drizzlePg(pool),
     tables,
     location: isolated.toString(),
     statements,
     async drop() {
+      await client?.end()
       await pool.end()
       await admin(`drop database if exists "${name}"`)
       removeDir()
@@ -156,6 +198,7 @@ async function mysqlBackend(name: string, statements: readonly string[], tables:
   for (const statement of statements) await pool.query(statement)
   return {
     dialect: 'mysql',
+    driver: 'mysql2',
     provider: 'mysql',
     db: drizzleMysql(pool),
     tables,
