@@ -115,7 +115,12 @@ export async function runCli(
       for (const [model, count] of Object.entries(deleted)) io.out(`${model}: ${count} deleted\n`)
       return 0
     }
-    const { statements } = await runMigrations(auth)
+    const { statements, applied } = await runMigrations(auth)
+    // An adapter without `migrate` (Drizzle's, the memory one) leaves the schema to the application: say so, change nothing.
+    if (!applied) {
+      io.out(await notMigrated(auth))
+      return 0
+    }
     io.out(statements.length === 0 ? 'The database is up to date.\n' : `Applied ${statements.length} statement(s).\n`)
     return 0
   } catch (error) {
@@ -145,6 +150,25 @@ const DIALECTS = ['postgres', 'mysql', 'sqlite'] as const
 type Dialect = (typeof DIALECTS)[number]
 
 /** `generate`: the SQL migrate would run, or a schema for the application's ORM (`--format`). */
+/**
+ * What `gatehouse migrate` prints when the adapter does not migrate: its
+ * tables belong to the application's own migrations, which for Drizzle is
+ * drizzle-kit (docs/adapters.md#using-drizzle). Exit 0: nothing failed.
+ */
+async function notMigrated(auth: LoadedAuth): Promise<string> {
+  const { adapter } = await auth.$context
+  const lines = [`Gatehouse does not migrate the database through the ${adapter.id} adapter: nothing was changed.`]
+  if (adapter.id.startsWith('drizzle-')) {
+    lines.push(
+      'Its tables belong to your drizzle-kit migrations (docs/adapters.md#using-drizzle):',
+      '  npx gatehouse generate --format drizzle --output <your auth schema module>',
+      '  npx drizzle-kit generate',
+      '  npx drizzle-kit migrate',
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
 async function generate(auth: LoadedAuth, flags: Flags, io: Io): Promise<number> {
   const format = flags.format ?? 'sql'
   if (format !== 'sql' && format !== 'drizzle' && format !== 'prisma') {
