@@ -155,7 +155,7 @@ function joinedTable(shared: Shared, model: string, position: number): JoinedTab
   if (!joined) {
     const target = modelOf(shared.models, model)
     const table = aliasedTable(target.table, `t${position + 1}`)
-    joined = { target, table, selection: Object.fromEntries(target.fields.map(({ field }) => [field, column(table, field)])) }
+    joined = { target, table, selection: Object.fromEntries(target.fields.map(({ field, key }) => [field, column(table, key)])) }
     shared.aliases.set(key, joined)
   }
   return joined
@@ -234,7 +234,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
     /** The read; `page` gives the limit and offset, as values or as placeholders of a prepared statement. */
     const build = (condition: SQL | undefined, page: { limit?: number | Placeholder; offset?: number | Placeholder }) => {
       let query = db.select(joins.length === 0 ? model.selection : selection).from(model.table)
-      for (const join of joins) query = query.leftJoin(join.table, eq(fieldOf(model, join.field).column, column(join.table, join.references)))
+      for (const join of joins) query = query.leftJoin(join.table, eq(fieldOf(model, join.field).column, column(join.table, fieldOf(join.target, join.references).key)))
       query = query.where(condition)
       if (order.length > 0) query = query.orderBy(...order)
       if (page.limit !== undefined) query = query.limit(page.limit)
@@ -284,7 +284,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       if (typeof filled.id !== 'string' || filled.id === '') throw new TypeError(`create on "${name}" needs a string id`)
       const values = writeValues(model, filled)
       if (returning) {
-        const [row] = records(await write(name, (q) => q.insert(model.table).values(values).returning()))
+        const [row] = records(await write(name, (q) => q.insert(model.table).values(values).returning(model.selection)))
         if (!row) throw new Error(`Insert into "${name}" returned no row`)
         return asRow<T>(readRow(model, row))
       }
@@ -329,7 +329,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       }
       if (returning) {
         // The subquery picks the one row; repeating the clause outside keeps a row that stopped matching untouched.
-        const [row] = records(await write(name, (q) => q.update(model.table).set(values).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning()))
+        const [row] = records(await write(name, (q) => q.update(model.table).set(values).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning(model.selection)))
         return row ? asRow<T>(readRow(model, row)) : null
       }
       // MySQL has neither RETURNING nor LIMIT in an IN subquery: lock the row, update it by id, read it back.
@@ -337,7 +337,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
         const [target] = (await q.select({ id: model.id }).from(model.table).where(condition).orderBy(asc(model.id)).limit(1).for('update')) as Row[]
         if (!target) return null
         await q.update(model.table).set(values).where(eq(model.id, target.id))
-        const [updated] = (await q.select(model.selection).from(model.table).where(eq(model.id, values.id ?? target.id)).limit(1)) as Record<string, unknown>[]
+        const [updated] = (await q.select(model.selection).from(model.table).where(eq(model.id, typeof update.id === 'string' ? update.id : target.id)).limit(1)) as Record<string, unknown>[]
         return updated ? readRow(model, updated) : null
       }, name)
       return row ? asRow<T>(row) : null
@@ -368,7 +368,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
       const condition = where(model, input)
       if (!returning) return consumeLocked<T>(model, condition)
       for (let attempt = 0; attempt < CONSUME_ATTEMPTS; attempt++) {
-        const [row] = records(await write(name, (q) => q.delete(model.table).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning()))
+        const [row] = records(await write(name, (q) => q.delete(model.table).where(and(inArray(model.id, firstId(q, model, condition)), condition)).returning(model.selection)))
         if (row) return asRow<T>(readRow(model, row))
         // Nothing deleted: either nothing matches, or a concurrent consumer won the row we picked.
         const [left] = await rows(name, () => db.select({ id: model.id }).from(model.table).where(condition).limit(1))
@@ -419,7 +419,7 @@ function bind(shared: Shared, db: LooseDatabase, inTransaction: boolean): Adapte
   return adapter
 }
 
-/** A column of an aliased table, found under its field name as on the table itself. */
+/** A column of an aliased table, found under its key as on the table itself. */
 function column(table: Table, field: string): Column {
   return Reflect.get(table, field) as Column
 }

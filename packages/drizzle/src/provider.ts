@@ -7,7 +7,7 @@
  * (docs/adapters.md#using-drizzle).
  */
 import type { SqlDialect } from '@gatehouse/core'
-import { entityKind, type Placeholder, type SQL, type Table } from 'drizzle-orm'
+import { entityKind, type Column, type Placeholder, type SQL, type Table } from 'drizzle-orm'
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import type { LibSQLDatabase } from 'drizzle-orm/libsql'
 import type { MySql2Database } from 'drizzle-orm/mysql2'
@@ -111,7 +111,8 @@ export interface LooseQuery extends PromiseLike<unknown> {
   for(strength: 'update'): LooseQuery
   values(values: Record<string, unknown>): LooseQuery
   set(values: Record<string, unknown>): LooseQuery
-  returning(): LooseQuery
+  /** The written rows, read under the selection's keys. */
+  returning(fields?: Readonly<Record<string, Column>>): LooseQuery
   /** A prepared statement (a name is required on PostgreSQL, where it names the server-side statement). */
   prepare(name?: string): LoosePrepared
 }

@@ -2,12 +2,14 @@
  * @module
  * The application's Drizzle tables, checked against Gatehouse's schema once
  * when the adapter is created: every model needs a table and every field a
- * column (keyed by the field's name, as `gatehouse generate --format drizzle`
- * writes them), so a module generated before a plugin was added fails at
- * start-up, naming what is missing, rather than on the first request that
- * reads the new field.
+ * column, keyed by the field's name (as `gatehouse generate --format
+ * drizzle` writes them) or else named in the database as the field's column
+ * (an application's own table, keyed in its own style: `emailVerified:
+ * boolean('email_verified')` under `naming`, docs/adapters.md#using-drizzle).
+ * A module generated before a plugin was added fails at start-up, naming
+ * what is missing, rather than on the first request that reads the new field.
  */
-import type { FieldDefinition, Schema } from '@gatehouse/core'
+import { columnName, type FieldDefinition, type Schema } from '@gatehouse/core'
 import { getTableColumns, getTableName, getTableUniqueName, is, Table, type Column } from 'drizzle-orm'
 
 /** One field of a model: its Gatehouse definition and the Drizzle column holding it. */
@@ -15,6 +17,8 @@ export interface BoundField {
   readonly field: string
   readonly definition: FieldDefinition
   readonly column: Column
+  /** The column's key on the table: the field's name, or the application's own key for it. */
+  readonly key: string
 }
 
 /** A model's table, its fields in schema order (`id` first), and the selection that reads exactly those. */
@@ -51,13 +55,17 @@ export function bindTables(schema: Schema, tables: Readonly<Record<string, unkno
       throw new Error(`The Drizzle schema has no table for the model "${name}": run \`gatehouse generate --format drizzle\` again (docs/adapters.md#using-drizzle)`)
     }
     const columns: Record<string, Column> = getTableColumns(table)
+    const keyByColumnName = new Map(Object.entries(columns).map(([key, column]) => [column.name, key]))
     const fields: BoundField[] = []
     for (const [field, definition] of [['id', ID_FIELD] as const, ...Object.entries(model.fields)]) {
-      const column = Object.hasOwn(columns, field) ? columns[field] : undefined
-      if (!column) {
-        throw new Error(`The Drizzle table for "${name}" has no column under the key "${field}": run \`gatehouse generate --format drizzle\` again (docs/adapters.md#using-drizzle)`)
+      const named = columnName(schema, name, field)
+      const key = Object.hasOwn(columns, field) ? field : keyByColumnName.get(named)
+      const column = key === undefined ? undefined : columns[key]
+      if (key === undefined || !column) {
+        const where = named === field ? `under the key "${field}"` : `under the key "${field}" or named "${named}"`
+        throw new Error(`The Drizzle table for "${name}" has no column ${where}: run \`gatehouse generate --format drizzle\` again (docs/adapters.md#using-drizzle)`)
       }
-      fields.push({ field, definition, column })
+      fields.push({ field, definition, column, key })
     }
     const id = fields[0]?.column
     if (!id) throw new Error(`The Drizzle table for "${name}" has no id column`)

@@ -74,7 +74,7 @@ export function readRow(model: BoundModel, raw: Readonly<Record<string, unknown>
 }
 
 /**
- * `data` keyed by field name with each value as its column takes it; fields
+ * `data` keyed by the table's column keys with each value as its column takes it; fields
  * set to `undefined` are left out, an unknown field is an error.
  *
  * @example
@@ -85,7 +85,8 @@ export function writeValues(model: BoundModel, data: Row): Record<string, unknow
   for (const [field, value] of Object.entries(data)) {
     if (value === undefined) continue
     const bound = fieldOf(model, field)
-    values[field] = toColumnInput(bound.definition, bound.column, value)
+    // Drizzle takes values under the table's keys, which on an application's own table may differ from the field names.
+    values[bound.key] = toColumnInput(bound.definition, bound.column, value)
   }
   return values
 }

@@ -150,8 +150,7 @@ for (const driver of ['node-postgres', 'postgres-js'] as const) {
       const app = await sideClient(backend.location)
       await app.query('begin')
       await app.query(`update "user" set name = 'App' where email = $1`, [email])
-      const name = async () => (await backend.db.execute(`select name from "user" where email = '${email}'`)).rows
-      return { auth, backend, app, cookie, name }
+      return { auth, backend, app, cookie }
     }
 
     it('auth.api.updateUser fails with 503 and Retry-After after lockTimeout instead of waiting forever', async () => {
