@@ -7,8 +7,21 @@ import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'ky
 import { createPool, type Pool, type PoolOptions } from 'mysql2'
 import { withDialect, type AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
+import { lockTimeoutMillis, sessionLockTimeout } from './lock-timeout.js'
 
 type Tables = Record<string, Record<string, unknown>>
+
+export interface MysqlAdapterOptions {
+  /**
+   * How long a statement waits for a row lock, in milliseconds (InnoDB
+   * counts whole seconds, at least 1), before it fails with a `TRANSIENT`
+   * DatabaseError (503 with Retry-After); `0` keeps the server's
+   * `innodb_lock_wait_timeout` (50 s by default). Defaults to 10 000
+   * (docs/adapters.md#transactions). Set on each connection the adapter uses,
+   * a pool you pass in included.
+   */
+  readonly lockTimeout?: number | undefined
+}
 
 function isPool(source: string | Pool | PoolOptions): source is Pool {
   return typeof source === 'object' && typeof Reflect.get(source, 'getConnection') === 'function'
@@ -29,14 +42,19 @@ const required = { timezone: 'Z', supportBigNumbers: true, bigNumberStrings: fal
  * @example
  * const auth = createAuth({ database: mysqlAdapter('mysql://root@localhost:3306/app') })
  */
-export function mysqlAdapter(uriOrPoolOrConfig: string | Pool | PoolOptions): AdapterFactory {
+export function mysqlAdapter(uriOrPoolOrConfig: string | Pool | PoolOptions, options: MysqlAdapterOptions = {}): AdapterFactory {
+  const lockTimeout = sessionLockTimeout('mysql', lockTimeoutMillis(options.lockTimeout, 'mysqlAdapter'))
   return withDialect('mysql', ({ schema }) => {
     const source = uriOrPoolOrConfig
     const owned = !isPool(source)
     const pool = isPool(source)
       ? source
       : createPool(typeof source === 'string' ? { uri: source, ...required } : { ...source, ...required })
-    const db = new Kysely<Tables>({ dialect: new MysqlDialect({ pool, onCreateConnection: refuseNoBackslashEscapes }) })
+    const onCreateConnection = async (connection: DatabaseConnection): Promise<void> => {
+      await refuseNoBackslashEscapes(connection)
+      if (lockTimeout !== undefined) await connection.executeQuery(CompiledQuery.raw(lockTimeout))
+    }
+    const db = new Kysely<Tables>({ dialect: new MysqlDialect({ pool, onCreateConnection }) })
     return createKyselyAdapter({ db, dialect: 'mysql', ownsConnection: owned }, schema)
   })
 }

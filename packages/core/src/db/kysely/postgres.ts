@@ -7,6 +7,7 @@ import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { withDialect, type AdapterFactory } from '../adapter.js'
 import { createKyselyAdapter } from './kysely-adapter.js'
+import { lockTimeoutMillis, sessionLockTimeout } from './lock-timeout.js'
 
 export interface PostgresAdapterOptions {
   /**
@@ -14,6 +15,15 @@ export interface PostgresAdapterOptions {
    * tables are created and read there. It must exist already.
    */
   readonly schema?: string | undefined
+  /**
+   * How long a statement waits for a row lock, in milliseconds, before it
+   * fails with a `TRANSIENT` DatabaseError (503 with Retry-After); `0` keeps
+   * the server's `lock_timeout`. Defaults to 10 000: Gatehouse holds its own
+   * row locks for a few statements, so a longer wait means a lock held
+   * elsewhere, such as your own open transaction (docs/adapters.md#transactions).
+   * Set on each connection the adapter uses, a pool you pass in included.
+   */
+  readonly lockTimeout?: number | undefined
 }
 
 type Tables = Record<string, Record<string, unknown>>
@@ -60,15 +70,17 @@ export function postgresAdapter(
     if (pool.listenerCount('error') === 0) pool.on('error', ignoreClientError)
     pool.on('connect', (client) => client.on('error', ignoreClientError))
     const searchPath = options.schema
+    const lockTimeout = sessionLockTimeout('postgres', lockTimeoutMillis(options.lockTimeout, 'postgresAdapter'))
+    const settings = [searchPath === undefined ? undefined : `set search_path to ${quoteIdentifier(searchPath)}`, lockTimeout].filter((setting) => setting !== undefined)
     const db = new Kysely<Tables>({
       dialect: new PostgresDialect({
         pool,
         // Runs once per pooled client, so a pool you pass in is scoped too.
         onCreateConnection:
-          searchPath === undefined
+          settings.length === 0
             ? undefined
             : async (connection) => {
-                await connection.executeQuery(CompiledQuery.raw(`set search_path to ${quoteIdentifier(searchPath)}`))
+                for (const setting of settings) await connection.executeQuery(CompiledQuery.raw(setting))
               },
       }),
     })

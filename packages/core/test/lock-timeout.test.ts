@@ -1,0 +1,98 @@
+/**
+ * A Gatehouse write on a row that the application's own open transaction
+ * locked fails with 503 and Retry-After once `lockTimeout` has passed,
+ * instead of waiting for a lock that is only released after it returns
+ * (docs/adapters.md#transactions); the stored row keeps the application's
+ * write, and the same call works once the application's transaction ends.
+ * On PostgreSQL (lock_timeout, 55P03) and MariaDB/MySQL
+ * (innodb_lock_wait_timeout, 1205).
+ */
+import mysql from 'mysql2/promise'
+import pg from 'pg'
+import { describe, expect, it } from 'vitest'
+import type { AdapterFactory } from '../src/db/adapter.js'
+import { mysqlAdapter } from '../src/db/kysely/mysql.js'
+import { postgresAdapter } from '../src/db/kysely/postgres.js'
+import { runMigrations } from '../src/migrations/run-migrations.js'
+import { faultAuth, signUp } from './fault-support.js'
+import { mysqlDatabase, postgresSchema } from './private-servers.js'
+import { services } from './services.js'
+
+/** The application's side: a transaction it opens, a write in it, and its end. */
+interface AppTransaction {
+  lockUser(email: string): Promise<void>
+  rollback(): Promise<void>
+  close(): Promise<void>
+}
+
+async function expectBoundedWait(database: AdapterFactory, app: AppTransaction) {
+  const { auth } = faultAuth({ database, rateLimit: { enabled: false } })
+  try {
+    await runMigrations(auth)
+    const response = await auth.handler(signUp('locked@example.com'))
+    expect(response.status).toBe(200)
+    const cookie = response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    await app.lockUser('locked@example.com')
+    try {
+      await expect(auth.api.updateUser({ headers: new Headers({ cookie }), body: { name: 'Gatehouse' } })).rejects.toMatchObject({
+        name: 'AuthError',
+        code: 'SERVICE_UNAVAILABLE',
+        status: 503,
+        headers: { 'Retry-After': '3' },
+      })
+    } finally {
+      await app.rollback()
+    }
+    await expect(auth.api.updateUser({ headers: new Headers({ cookie }), body: { name: 'Gatehouse' } })).resolves.toMatchObject({ status: true })
+    const { adapter } = await auth.$context
+    expect(await adapter.findOne({ model: 'user', where: { field: 'email', value: 'locked@example.com' } })).toMatchObject({ name: 'Gatehouse' })
+  } finally {
+    await app.close()
+    await auth.close()
+  }
+}
+
+describe.skipIf(!services.postgres)('lockTimeout on PostgreSQL (postgresAdapter)', () => {
+  it('auth.api.updateUser on a row the application locked answers 503 with Retry-After', async () => {
+    const admin = await postgresSchema(services.postgres ?? '')
+    const client = new pg.Client({ connectionString: services.postgres })
+    await client.connect()
+    try {
+      await expectBoundedWait(postgresAdapter(services.postgres ?? '', { schema: admin.schema, lockTimeout: 300 }), {
+        async lockUser(email) {
+          await client.query('begin')
+          await client.query(`update "${admin.schema}"."user" set name = 'App' where email = $1`, [email])
+        },
+        rollback: async () => void (await client.query('rollback')),
+        close: async () => client.end(),
+      })
+    } finally {
+      await admin.drop()
+    }
+  })
+
+  it('refuses a lockTimeout that is not a whole number of milliseconds', () => {
+    expect(() => postgresAdapter('postgres://localhost/app', { lockTimeout: 1.5 })({ schema: {} })).toThrow(
+      "postgresAdapter: lockTimeout must be a whole number of milliseconds (0 for the server's setting), not 1.5",
+    )
+  })
+})
+
+describe.skipIf(!services.mysql)('lockTimeout on MariaDB/MySQL (mysqlAdapter)', () => {
+  it('auth.api.updateUser on a row the application locked answers 503 with Retry-After', async () => {
+    const database = await mysqlDatabase(services.mysql ?? '')
+    const connection = await mysql.createConnection({ uri: database.url })
+    try {
+      await expectBoundedWait(mysqlAdapter(database.url, { lockTimeout: 1000 }), {
+        async lockUser(email) {
+          await connection.query('begin')
+          await connection.query('update `user` set name = ? where email = ?', ['App', email])
+        },
+        rollback: async () => void (await connection.query('rollback')),
+        close: async () => connection.end(),
+      })
+    } finally {
+      await database.drop()
+    }
+  })
+})
