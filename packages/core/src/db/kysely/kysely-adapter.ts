@@ -18,6 +18,7 @@ import { columnName, tableName, type Schema } from '../schema.js'
 import { supportsReturning, type SqlDialect } from './dialect.js'
 import { toDatabaseError } from './errors.js'
 import { migrateSchema } from './migrate.js'
+import { lockTimeoutMillis } from './lock-timeout.js'
 import { fromRow, toColumns, withDefaults } from './rows.js'
 import { countStatement, selectStatement, type SelectContext } from './select-sql.js'
 import { createStatementCache, type StatementCache } from './statement-cache.js'
@@ -31,6 +32,14 @@ export interface KyselyAdapterOptions<DB> {
   readonly dialect: SqlDialect
   /** Whether `close()` destroys `db`: true when the adapter created the connection. Defaults to false. */
   readonly ownsConnection?: boolean
+  /**
+   * How long a statement in one of Gatehouse's transactions waits for a row
+   * lock, in milliseconds, before it fails with a `TRANSIENT` DatabaseError
+   * (503 with Retry-After); `0` keeps the server's setting. `kyselyAdapter`
+   * defaults it to 10 000 (docs/adapters.md#transactions). Set with `SET
+   * LOCAL` on PostgreSQL; on MySQL for the session, then restored. Ignored on SQLite.
+   */
+  readonly lockTimeout?: number | undefined
 }
 
 type RawRow = Record<string, unknown>
@@ -56,7 +65,8 @@ const CONSUME_ATTEMPTS = 5
  * const auth = createAuth({ database: kyselyAdapter({ db, dialect: 'sqlite' }) })
  */
 export function kyselyAdapter<DB>(options: KyselyAdapterOptions<DB>): AdapterFactory {
-  return withDialect(options.dialect, ({ schema }) => createKyselyAdapter(options, schema))
+  const lockTimeout = lockTimeoutMillis(options.lockTimeout, 'kyselyAdapter')
+  return withDialect(options.dialect, ({ schema }) => createKyselyAdapter({ ...options, lockTimeout }, schema))
 }
 
 /**
@@ -73,7 +83,8 @@ export function createKyselyAdapter<DB>(options: KyselyAdapterOptions<DB>, schem
     closed = true
     await options.db.destroy()
   }
-  return bind(options.db, { schema, dialect: options.dialect, close, statements: createStatementCache() })
+  const lockTimeout = options.dialect === 'sqlite' || options.lockTimeout === undefined ? 0 : lockTimeoutMillis(options.lockTimeout, 'createKyselyAdapter')
+  return bind(options.db, { schema, dialect: options.dialect, close, statements: createStatementCache(), lockTimeout })
 }
 
 interface Shared {
@@ -82,6 +93,8 @@ interface Shared {
   readonly close: () => Promise<void>
   /** Compiled reads by shape, shared with every transaction of the adapter: the SQL is the same on any connection. */
   readonly statements: StatementCache
+  /** Milliseconds a statement in a transaction waits for a row lock; 0 leaves the server's setting. */
+  readonly lockTimeout: number
 }
 
 function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
@@ -94,6 +107,31 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
 
   // InnoDB defaults to REPEATABLE READ, whose snapshot would hide what the previous holder of a `lock` committed.
   const begin = () => (dialect === 'mysql' ? db.transaction().setIsolationLevel('read committed') : db.transaction())
+
+  /** Runs `work` in a new transaction, with the lock timeout set in it (docs/adapters.md#transactions). */
+  async function transact<R>(work: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
+    const millis = shared.lockTimeout
+    return begin().execute(async (trx) => {
+      if (millis === 0) return work(trx)
+      if (dialect === 'postgres') {
+        await sql`select set_config('lock_timeout', ${String(millis)}, true)`.execute(trx)
+        return work(trx)
+      }
+      // InnoDB has no per-transaction setting: set it for the session, and give the pool back the session's own value.
+      await sql.raw(`set @gatehouse_lock_wait = @@session.innodb_lock_wait_timeout, session innodb_lock_wait_timeout = ${Math.max(1, Math.ceil(millis / 1000))}`).execute(trx)
+      const restore = () => sql.raw('set session innodb_lock_wait_timeout = @gatehouse_lock_wait').execute(trx)
+      let result: R
+      try {
+        result = await work(trx)
+      } catch (error) {
+        // The transaction is failing already (possibly with its connection): its own error is the one to report.
+        await restore().catch(() => undefined)
+        throw error
+      }
+      await restore()
+      return result
+    })
+  }
 
   const reads: SelectContext = { schema, dialect, cache: shared.statements, compiler: db }
 
@@ -202,7 +240,7 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       }
       if (db.isTransaction) return lockAndUpdate(db)
       try {
-        return await begin().execute(lockAndUpdate)
+        return await transact(lockAndUpdate)
       } catch (error) {
         throw toDatabaseError(error, dialect, model)
       }
@@ -258,7 +296,7 @@ function bind<DB>(db: Kysely<DB>, shared: Shared): Adapter {
       // A nested call joins the outer transaction: Kysely has one connection per transaction.
       if (db.isTransaction) return fn(adapter)
       try {
-        return await begin().execute((trx) => fn(bind(trx, shared)))
+        return await transact((trx) => fn(bind(trx, shared)))
       } catch (error) {
         throw toDatabaseError(error, dialect)
       }
