@@ -17,6 +17,9 @@ import { proxied } from './private-servers.js'
 import { afterInsertInTransaction } from './transaction-pause.js'
 
 export const password = 'correct horse battery staple'
+
+/** What `auth.api` throws for a `TRANSIENT` database failure (docs/core.md#transient-faults). */
+export const serviceUnavailable = { name: 'AuthError', code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '3' } } as const
 let client = 0
 /** Each request from a client of its own: these suites are about faults, not the sign-in rate limit (docs/rate-limits.md). */
 const clientAddress = () => ({ 'x-forwarded-for': `198.51.100.${(client = (client % 250) + 1)}` })

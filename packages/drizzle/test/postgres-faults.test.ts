@@ -16,7 +16,7 @@ import type { Schema } from '@gatehouse/core'
 import { drizzle } from 'drizzle-orm/node-postgres'
 import pg from 'pg'
 import { afterEach, describe, expect, it } from 'vitest'
-import { faultAuth, signUp } from '../../core/test/fault-support.js'
+import { faultAuth, serviceUnavailable, signUp } from '../../core/test/fault-support.js'
 import { until } from '../../core/test/private-servers.js'
 import { services } from '../../core/test/services.js'
 import { createDrizzleAdapter, drizzleAdapter, type Driver } from '../src/index.js'
@@ -156,12 +156,7 @@ for (const driver of ['node-postgres', 'postgres-js'] as const) {
     it('auth.api.updateUser fails with 503 and Retry-After after lockTimeout instead of waiting forever', async () => {
       const { auth, app, cookie } = await lockedByApp('locked@example.com')
       try {
-        await expect(auth.api.updateUser({ headers: new Headers({ cookie }), body: { name: 'Gatehouse' } })).rejects.toMatchObject({
-          name: 'AuthError',
-          code: 'SERVICE_UNAVAILABLE',
-          status: 503,
-          headers: { 'Retry-After': '3' },
-        })
+        await expect(auth.api.updateUser({ headers: new Headers({ cookie }), body: { name: 'Gatehouse' } })).rejects.toMatchObject(serviceUnavailable)
       } finally {
         await app.query('rollback')
         await app.end()
