@@ -42,6 +42,8 @@ export type { ResolvedJoin } from './db/join.js'
 export { fromColumnValue } from './db/kysely/values.js'
 export { withDefaults } from './db/kysely/rows.js'
 export { toDatabaseError } from './db/kysely/errors.js'
+export { createQueue, noQueue } from './db/queue.js'
+export type { Queue } from './db/queue.js'
 // The Prisma model and field names `gatehouse generate --format prisma` writes, which @gatehouse/prisma looks its models up by.
 export { nameSchema as prismaNames } from './db/prisma-names.js'
 export type { ModelNames as PrismaModelNames, Relation as PrismaRelation, SchemaNames as PrismaSchemaNames } from './db/prisma-names.js'

@@ -19,11 +19,14 @@
  * sets `innodb_lock_wait_timeout` and restores the session's own value.
  */
 import {
+  createQueue,
+  noQueue,
   resolveJoins,
   withDefaults,
   type Adapter,
   type AdapterFactory,
   type Joins,
+  type Queue,
   type Row,
   type Schema,
   type SortBy,
@@ -35,7 +38,6 @@ import { listenForClientErrors } from './client-errors.js'
 import { databaseError } from './errors.js'
 import { lockTimeoutMillis, withLockTimeout } from './lock-timeout.js'
 import { affectedRows, detectDriver, DIALECTS, looseDatabase, supportsReturning, type Driver, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
-import { createQueue, noQueue, type Queue } from './queue.js'
 import { sqliteTransaction } from './sqlite-transaction.js'
 import { bindTables, fieldOf, modelOf, type BoundModel } from './tables.js'
 import { readRow, writeValues } from './values.js'

@@ -13,11 +13,10 @@
  * PostgreSQL and MySQL, whose transactions run at READ COMMITTED; SQLite's
  * run one at a time (queue.ts).
  */
-import { resolveJoins, withDefaults, type Adapter, type AdapterFactory, type Joins, type ResolvedJoin, type Row, type Schema, type SortBy, type WhereInput } from '@gatehouse/core'
+import { createQueue, noQueue, resolveJoins, withDefaults, type Adapter, type AdapterFactory, type Joins, type Queue, type ResolvedJoin, type Row, type Schema, type SortBy, type WhereInput } from '@gatehouse/core'
 import { asClient, DIALECTS, type Client, type PrismaClientLike, type PrismaProvider, type TransactionOptions } from './client.js'
 import { databaseError, isNotFound } from './errors.js'
 import { bindModels, delegate, fieldOf, modelOf, relationKey, type BoundModel } from './models.js'
-import { createQueue, noQueue, type Queue } from './queue.js'
 import { parameters, quote, quoteTable } from './sql.js'
 import { readRow, writeData } from './values.js'
 import { prismaWhere, type Filter } from './where.js'
