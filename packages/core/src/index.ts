@@ -43,6 +43,7 @@ export { fromColumnValue } from './db/kysely/values.js'
 export { withDefaults } from './db/kysely/rows.js'
 export { toDatabaseError } from './db/kysely/errors.js'
 export { createQueue, noQueue } from './db/queue.js'
+export { DEFAULT_LOCK_TIMEOUT, lockTimeoutMillis } from './db/kysely/lock-timeout.js'
 export type { Queue } from './db/queue.js'
 // The Prisma model and field names `gatehouse generate --format prisma` writes, which @gatehouse/prisma looks its models up by.
 export { nameSchema as prismaNames } from './db/prisma-names.js'

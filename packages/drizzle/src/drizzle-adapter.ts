@@ -20,6 +20,7 @@
  */
 import {
   createQueue,
+  lockTimeoutMillis,
   noQueue,
   resolveJoins,
   withDefaults,
@@ -36,7 +37,7 @@ import {
 import { aliasedTable, and, asc, count, desc, eq, inArray, sql, type Column, type Placeholder, type SQL, type Table } from 'drizzle-orm'
 import { listenForClientErrors } from './client-errors.js'
 import { databaseError } from './errors.js'
-import { lockTimeoutMillis, withLockTimeout } from './lock-timeout.js'
+import { withLockTimeout } from './lock-timeout.js'
 import { affectedRows, detectDriver, DIALECTS, looseDatabase, supportsReturning, type Driver, type DrizzleDatabase, type LooseDatabase, type Provider } from './provider.js'
 import { sqliteTransaction } from './sqlite-transaction.js'
 import { bindTables, fieldOf, modelOf, type BoundModel } from './tables.js'
@@ -115,7 +116,7 @@ export function createDrizzleAdapter(db: DrizzleDatabase, options: DrizzleAdapte
       schema,
       provider,
       driver,
-      lockTimeout: provider === 'sqlite' ? 0 : lockTimeoutMillis(options.lockTimeout),
+      lockTimeout: provider === 'sqlite' ? 0 : lockTimeoutMillis(options.lockTimeout, 'drizzleAdapter'),
       dialect: DIALECTS[provider],
       models: bindTables(schema, options.schema),
       queue: provider === 'sqlite' ? createQueue() : noQueue,

@@ -11,21 +11,6 @@
 import { sql } from 'drizzle-orm'
 import type { LooseDatabase, Provider } from './provider.js'
 
-/** Ten seconds: far above any lock Gatehouse holds itself (a few statements), far below a request that never ends. */
-export const DEFAULT_LOCK_TIMEOUT = 10_000
-
-/**
- * The option as milliseconds: a whole number, 0 for "the server's setting".
- *
- * @example
- * lockTimeoutMillis(undefined) // 10000
- */
-export function lockTimeoutMillis(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_LOCK_TIMEOUT
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`drizzleAdapter: lockTimeout must be a whole number of milliseconds (0 for the server's setting), not ${String(value)}`)
-  return value
-}
-
 /**
  * Runs `work` in the open transaction `tx` with the lock timeout set: on
  * PostgreSQL `SET LOCAL`, which ends with the transaction; on MySQL for the
