@@ -39,6 +39,7 @@ export default defineWorkspace([
   project('two-factor', './packages/two-factor'),
   project('passkey', './packages/passkey'),
   project('sso', './packages/sso'),
+  project('scim', './packages/scim'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),
