@@ -17,6 +17,7 @@ export type {
 // Named by the plugin's endpoint types: exported so applications that emit declarations can name them too.
 export type { StoredRole } from './services/roles.js'
 export type { Authorization } from './services/authorize.js'
+export type { ProvisionedMember } from './services/provision-member.js'
 export type { ActiveFields } from './services/active-organization.js'
 export type { OrgContext, SessionContext } from './services/caller.js'
 export * from './access/index.js'

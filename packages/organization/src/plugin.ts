@@ -16,6 +16,7 @@ import { organizationEndpoints } from './routes/index.js'
 import { organizationSchema } from './schema.js'
 import { authorize } from './services/authorize.js'
 import { ownerDeletionHook } from './services/owner-deletion.js'
+import { provisionMember } from './services/provision-member.js'
 
 /**
  * @example
@@ -57,5 +58,12 @@ export function organization(options: OrganizationOptions = {}) {
      */
     authorize: (db: Store, input: { readonly organizationId: string; readonly userId: string; readonly permissions: Statements }) =>
       authorize(db, resolved, input),
+    /**
+     * Adds a user to an organization within its membership limit and roles, inside the caller's
+     * transaction, or answers the member row already there: for plugins that provision members
+     * themselves (the single sign-on plugin's just-in-time provisioning, docs/sso.md).
+     */
+    provisionMember: (db: Store, input: { readonly organizationId: string; readonly userId: string; readonly role: string | readonly string[] }) =>
+      provisionMember(db, resolved, input),
   })
 }

@@ -30,9 +30,10 @@ describe('default roles (owner, admin, member)', () => {
     expect(can('member', { organization: ['update'] })).toBe(false)
   })
 
-  it('admin and owner manage members, teams and invitations; member does not', () => {
+  it('admin and owner manage members, teams, invitations and single sign-on providers; member does not', () => {
     for (const role of ['owner', 'admin']) {
       expect(can(role, { member: ['create', 'update', 'delete'], team: ['create', 'update', 'delete'], invitation: ['create', 'cancel'] })).toBe(true)
+      expect(can(role, { sso: ['create', 'read', 'update', 'delete'] })).toBe(true)
     }
     for (const [resource, actions] of Object.entries(defaultStatements)) {
       for (const action of actions) expect(can('member', { [resource]: [action] })).toBe(false)

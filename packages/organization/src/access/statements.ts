@@ -4,7 +4,8 @@
  * owner may update and delete the organization, admin may update it, member
  * has none; admin and owner may create, update and delete members and
  * teams, and create or cancel invitations. `ac` covers roles created at run
- * time, which owners and admins manage.
+ * time, which owners and admins manage; `sso` the organization's single
+ * sign-on providers and their domains (@gatehouse/sso, docs/sso.md#who-manages-a-provider).
  */
 import { createAccessControl } from './access-control.js'
 
@@ -18,6 +19,7 @@ export const defaultStatements = {
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
+  sso: ['create', 'read', 'update', 'delete'],
 } as const
 
 export const defaultAc = createAccessControl(defaultStatements)
@@ -28,6 +30,7 @@ export const ownerRole = defaultAc.newRole({
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
+  sso: ['create', 'read', 'update', 'delete'],
 })
 
 export const adminRole = defaultAc.newRole({
@@ -36,6 +39,7 @@ export const adminRole = defaultAc.newRole({
   invitation: ['create', 'cancel'],
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
+  sso: ['create', 'read', 'update', 'delete'],
 })
 
 export const memberRole = defaultAc.newRole({})
