@@ -169,6 +169,12 @@ describe('errors', () => {
     expect(error && explain(error)).toBe('the server answered something unexpected')
   })
 
+  it('a 204 No Content answer is null data, not a validation error', async () => {
+    const noContent = { id: 'no-content', routes: { ping: { endpoint: 'ping', method: 'POST', path: '/ping', output: z.null() } } } as const
+    const client = createAuthClient({ baseURL: BASE, fetch: async () => new Response(null, { status: 204 }), plugins: [noContent] })
+    expect(await client.ping()).toEqual({ data: null, error: null })
+  })
+
   it('an answer that is not JSON is a client-side validation error', async () => {
     // GET /error is the server's HTML page: a route declared as JSON that answers HTML.
     const pages = { id: 'pages', routes: { errorPage: { endpoint: 'error', method: 'GET', path: '/error', output: z.object({}) } } } as const

@@ -80,7 +80,8 @@ export function createTransport(options: TransportOptions): Transport {
         // The request never got an answer (or its body never arrived): the caller's abort, or the network.
         return { data: null, error: failure(callOptions.signal?.aborted ? 'REQUEST_ABORTED' : 'NETWORK_ERROR') }
       }
-      const json = parseJson(text)
+      // 204 No Content (verify-domain, say) has no body to parse: its data is null.
+      const json = status === 204 && text === '' ? { ok: true as const, value: null } : parseJson(text)
       if (!json.ok) return { data: null, error: shapeError(status, [{ path: 'response', message: 'not JSON' }]) }
       const parsed = z.safeParse(route.output, json.value)
       if (!parsed.success) return { data: null, error: shapeError(status, issuesOf(parsed.error)) }
