@@ -79,7 +79,7 @@ export async function startNodeOidcProvider(providerIds: readonly string[]) {
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
-    jwks: { keys: [jwk as never] },
+    jwks: { keys: [jwk] },
     cookies: { keys: ['node-oidc-provider-test-cookie-key-0123456789'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'], groups: ['groups'] },
     scopes: ['openid', 'email', 'profile', 'groups'],
