@@ -33,6 +33,11 @@ export interface OidcConfig {
   readonly scopes?: readonly string[]
   /** PKCE S256 is always sent; kept for wire compatibility (docs/sso.md#openid-connect). */
   readonly pkce?: boolean
+  /**
+   * True when the registrant gave the endpoints and asked for no discovery: sign-in uses
+   * `authorizationEndpoint`, `tokenEndpoint`, `jwksEndpoint` (and `userInfoEndpoint`) as stored.
+   */
+  readonly skipDiscovery?: boolean
   readonly mapping?: OidcMapping
 }
 
