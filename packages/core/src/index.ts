@@ -109,6 +109,8 @@ export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.
 export { publicRow } from './db/output.js'
+// For plugins whose browser flows end in a redirect (single sign-on callbacks): `?error=<code>` on the flow's error URL, else the error page.
+export { errorRedirect } from './social/flow.js'
 // For plugins that must show an error rather than redirect to an unverified address (the OIDC provider's authorize).
 export { errorPageResponse } from './routes/system/error-page.js'
 export type { ErrorPageContent } from './routes/system/error-page.js'
