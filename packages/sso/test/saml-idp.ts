@@ -100,13 +100,13 @@ export class TestIdp {
   async requestIdFromRedirect(url: string, sp: SpView): Promise<string> {
     const query = Object.fromEntries(new URL(url).searchParams)
     const parsed = await this.idp.parseLoginRequest(this.sp(sp), 'redirect', { query })
-    return String(parsed.extract.request.id)
+    return String(parsed.extract.request?.id)
   }
 
   /** The AuthnRequest ID in an HTTP-POST form field we sent (base64 XML, not deflated). */
   async requestIdFromPost(samlRequest: string, sp: SpView): Promise<string> {
     const parsed = await this.idp.parseLoginRequest(this.sp(sp), 'post', { body: { SAMLRequest: samlRequest } })
-    return String(parsed.extract.request.id)
+    return String(parsed.extract.request?.id)
   }
 
   /** A base64 SAMLResponse answering `fields.inResponseTo` (null: IdP-initiated), signed by samlify. */
@@ -123,7 +123,7 @@ export class TestIdp {
       ? samlify.IdentityProvider({ ...this.idp.entitySetting, isAssertionEncrypted: true } as Parameters<typeof samlify.IdentityProvider>[0])
       : this.idp
     const xml = responseXml(sp, { issuer: this.entityId, ...fields })
-    const { context } = await idp.createLoginResponse(target, {}, 'post', {}, {
+    const { context } = await idp.createLoginResponse(target, { extract: {} }, 'post', {}, {
       customTagReplacement: () => ({ id: xml.id, context: xml.context }),
     })
     return context

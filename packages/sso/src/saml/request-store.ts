@@ -20,7 +20,9 @@ import type { CacheProvider } from '@node-saml/node-saml'
 import type { SsoLanding } from '../types.js'
 
 export const REQUEST_TTL_MS = 600_000
-const REQUEST_PREFIX = 'sso-saml-request:'
+/** AuthnRequests, and the LogoutRequests of SP-initiated logout (routes/saml/logout.ts), each under its own prefix. */
+export type RequestKind = 'authn' | 'logout'
+const PREFIXES: Record<RequestKind, string> = { authn: 'sso-saml-request:', logout: 'sso-saml-logout:' }
 const BINDING_COOKIE = 'sso_saml'
 /** Letters and digits from the CSPRNG: ~190 bits. */
 const HANDLE_LENGTH = 32
@@ -36,8 +38,8 @@ export interface StoredRequest {
   readonly expiresAt: number
 }
 
-function identifier(requestId: string): string {
-  return `${REQUEST_PREFIX}${sha256Base64url(requestId)}`
+function identifier(requestId: string, kind: RequestKind): string {
+  return `${PREFIXES[kind]}${sha256Base64url(requestId)}`
 }
 
 /**
@@ -62,20 +64,25 @@ export function newHandle(ctx: Pick<EndpointContext, 'random'>): string {
  * @example
  * await saveRequest(ctx, requestId, { providerId, landing, relayState })
  */
-export async function saveRequest(ctx: Ctx, requestId: string, data: Pick<StoredRequest, 'providerId' | 'landing' | 'relayState'>): Promise<void> {
+export async function saveRequest(
+  ctx: Ctx,
+  requestId: string,
+  data: Pick<StoredRequest, 'providerId' | 'landing' | 'relayState'>,
+  kind: RequestKind = 'authn',
+): Promise<void> {
   const createdAt = ctx.clock.now().getTime()
   const record: StoredRequest = { ...data, createdAt, expiresAt: createdAt + REQUEST_TTL_MS }
   await ctx.db.create({
     model: 'verification',
-    data: { identifier: identifier(requestId), value: JSON.stringify(record), expiresAt: new Date(record.expiresAt) },
+    data: { identifier: identifier(requestId, kind), value: JSON.stringify(record), expiresAt: new Date(record.expiresAt) },
   })
 }
 
 /** The live request `requestId` of `providerId`, without consuming it; null for unknown, expired or another provider's. */
-export async function peekRequest(ctx: Ctx, requestId: string, providerId: string): Promise<StoredRequest | null> {
+export async function peekRequest(ctx: Ctx, requestId: string, providerId: string, kind: RequestKind = 'authn'): Promise<StoredRequest | null> {
   const row = await ctx.db.findOne<Row & { value: string; expiresAt: Date }>({
     model: 'verification',
-    where: { field: 'identifier', value: identifier(requestId) },
+    where: { field: 'identifier', value: identifier(requestId, kind) },
   })
   return row ? live(ctx, row, providerId) : null
 }
@@ -85,11 +92,11 @@ export async function peekRequest(ctx: Ctx, requestId: string, providerId: strin
  * gets it. Null when it is unknown, used, expired or another provider's
  * (a request of another provider is left alone).
  */
-export async function consumeRequest(ctx: Ctx, requestId: string, providerId: string): Promise<StoredRequest | null> {
-  if ((await peekRequest(ctx, requestId, providerId)) === null) return null
+export async function consumeRequest(ctx: Ctx, requestId: string, providerId: string, kind: RequestKind = 'authn'): Promise<StoredRequest | null> {
+  if ((await peekRequest(ctx, requestId, providerId, kind)) === null) return null
   const row = await ctx.db.consume<Row & { value: string; expiresAt: Date }>({
     model: 'verification',
-    where: { field: 'identifier', value: identifier(requestId) },
+    where: { field: 'identifier', value: identifier(requestId, kind) },
   })
   return row ? live(ctx, row, providerId) : null
 }
@@ -124,11 +131,11 @@ function parse(text: string): StoredRequest | null {
  * @example
  * new SAML({ ...options, validateInResponseTo: ValidateInResponseTo.always, cacheProvider: requestCache(ctx, providerId) })
  */
-export function requestCache(ctx: Ctx, providerId: string): CacheProvider {
+export function requestCache(ctx: Ctx, providerId: string, kind: RequestKind = 'authn'): CacheProvider {
   return {
     saveAsync: async (_key, value) => ({ value, createdAt: ctx.clock.now().getTime() }),
     getAsync: async (key) => {
-      const record = await peekRequest(ctx, key, providerId)
+      const record = await peekRequest(ctx, key, providerId, kind)
       return record ? new Date(record.createdAt).toISOString() : null
     },
     removeAsync: async () => null,
@@ -138,6 +145,12 @@ export function requestCache(ctx: Ctx, providerId: string): CacheProvider {
 /** Binds the sign-in to this browser: a signed cookie holding the RelayState handle, for the request's lifetime. */
 export function bindBrowser(ctx: Pick<EndpointContext, 'cookies'>, relayState: string): void {
   ctx.cookies.setSigned(BINDING_COOKIE, relayState, { maxAge: REQUEST_TTL_MS / 1000 })
+}
+
+/** Whether this browser started the sign-in of `relayState`, leaving the cookie for the steps after. */
+export function isBrowserBound(ctx: Pick<EndpointContext, 'cookies'>, relayState: string): boolean {
+  const bound = ctx.cookies.getSigned(BINDING_COOKIE)
+  return bound !== null && constantTimeEqual(bound, relayState)
 }
 
 /** Whether this browser started the sign-in of `relayState` (its signed cookie names it). Clears the cookie. */

@@ -106,7 +106,7 @@ export function serviceProvider(ctx: Ctx, provider: StoredProvider, policy: Saml
     acceptedClockSkewMs: policy.clockSkewMs,
     validateInResponseTo: policy.allowIdpInitiated ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: requestCache(ctx, provider.providerId),
+    cacheProvider: requestCache(ctx, provider.providerId, purpose === 'logout' ? 'logout' : 'authn'),
     identifierFormat: config.identifierFormat ?? NAMEID_EMAIL,
     disableRequestedAuthnContext: true,
     skipRequestCompression: options.binding === 'post',
