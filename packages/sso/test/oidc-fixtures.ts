@@ -81,6 +81,7 @@ export async function startNodeOidcProvider(providerIds: readonly string[]) {
     ],
     jwks: { keys: [jwk] },
     cookies: { keys: ['node-oidc-provider-test-cookie-key-0123456789'] },
+    ttl: { AccessToken: 3600, AuthorizationCode: 60, Grant: 3600, IdToken: 3600, Interaction: 600, Session: 3600 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'], groups: ['groups'] },
     scopes: ['openid', 'email', 'profile', 'groups'],
     features: { devInteractions: { enabled: false } },

@@ -31,6 +31,7 @@ declare module 'oidc-provider' {
     readonly clients?: readonly ClientMetadata[]
     readonly jwks?: { readonly keys: readonly Record<string, unknown>[] }
     readonly cookies?: { readonly keys: readonly string[] }
+    readonly ttl?: Readonly<Record<string, number>>
     readonly claims?: Readonly<Record<string, readonly string[]>>
     readonly scopes?: readonly string[]
     readonly features?: Readonly<Record<string, { readonly enabled: boolean }>>
