@@ -109,6 +109,23 @@ describe('signing in through node-oidc-provider', () => {
     }
   })
 
+  it('asks for the configured scopes and maps the groups claim to a role (organizationProvisioning)', async () => {
+    const auth = ssoAuth([op.issuer], { organizationProvisioning: { roleMapping: { engineering: 'admin' } } })
+    const { organizationId } = await setUpProvider(auth, {
+      providerId: 'acme',
+      issuer: op.issuer,
+      domain: 'acme.test',
+      oidcConfig: { scopes: ['groups'], mapping: { groups: 'groups' } },
+    })
+    const browser = new Browser(auth)
+    op.login = 'ada'
+    const start = await signInSso(browser, { email: 'ada@acme.test', scopes: ['offline_access'] })
+    expect(new URL(start.body.url as string).searchParams.get('scope')).toBe('openid email profile groups offline_access')
+    expect((await browser.navigate(start.body.url as string)).location).toBe(`${BASE}/dashboard`)
+    const session = await sessionOf(browser)
+    expect((await rows(auth, 'member')).find((member) => member.userId === session?.user.id)).toMatchObject({ organizationId, role: 'admin' })
+  })
+
   it('an IdP vouching for an address of another domain signs nobody in', async () => {
     const { auth } = await acmeAuth()
     const browser = new Browser(auth)
