@@ -1,9 +1,10 @@
 /**
  * @module
  * The part of node-oidc-provider 9 (`oidc-provider`) that test/oidc-fixtures.ts
- * drives. The package ships no types and @types/oidc-provider is not a
- * dependency of this package; these shapes follow its lib/provider.js and
- * its documented configuration.
+ * drives, and core's test/social-fixtures.ts (whose Browser the flow tests
+ * borrow) as this package's compiler sees it. The package ships no types and
+ * @types/oidc-provider is not a dependency of this package; these shapes
+ * follow its lib/provider.js and its documented configuration.
  */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -38,6 +39,7 @@ declare module 'oidc-provider' {
     readonly pkce?: { readonly required?: () => boolean }
     readonly interactions?: { readonly url: (ctx: unknown, interaction: Interaction) => string }
     readonly findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined>
+    readonly issueRefreshToken?: (ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) => Promise<boolean>
   }
 
   export interface Grant {

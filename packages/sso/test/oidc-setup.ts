@@ -6,14 +6,11 @@
  * signs up, creates the organization, registers the IdP and publishes the
  * domain's TXT record, then verifies it.
  */
-import { createAuth, definePlugin } from '@gatehouse/core'
+import { createAuth } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { organization } from '@gatehouse/organization'
 import { Browser } from '../../core/test/social-fixtures.js'
-import { resolveOptions, sso, type SsoOptions } from '../src/index.js'
-import { ssoCallback } from '../src/routes/oidc/callback.js'
-import { ssoEndpoints } from '../src/routes/index.js'
-import { signInSso as signInSsoEndpoint } from '../src/routes/sign-in-sso.js'
+import { sso, type SsoOptions } from '../src/index.js'
 import { AUTH, BASE, CLIENT } from './oidc-fixtures.js'
 
 export { Browser }
@@ -23,10 +20,6 @@ function shiftedClock() {
   let offset = 0
   return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) }
 }
-
-/** Until routes/index.ts mounts the OIDC routes, a test plugin does. */
-const mounted = Object.values(ssoEndpoints(resolveOptions())).some((endpoint) => endpoint.path === '/sign-in/sso')
-const oidcRoutes = mounted ? [] : [definePlugin({ id: 'sso-oidc-routes', endpoints: { signInSSO: signInSsoEndpoint, callbackSSO: ssoCallback } })]
 
 export function ssoAuth(trustedOrigins: readonly string[], options: SsoOptions = {}) {
   const clock = shiftedClock()
@@ -46,7 +39,6 @@ export function ssoAuth(trustedOrigins: readonly string[], options: SsoOptions =
         ...options,
         domainVerification: { resolveTxt: async (name) => txt.get(name) ?? [], ...options.domainVerification },
       }),
-      ...oidcRoutes,
     ],
   })
   return Object.assign(auth, { clock, txt })

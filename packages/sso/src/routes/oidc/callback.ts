@@ -14,7 +14,7 @@
  * `SsoProfile` (oidc/claims.ts) and the domain rules, the user, the
  * membership and the session are services/provision.ts's.
  */
-import { appendQueryParam, defineEndpoint, type EndpointContext } from '@gatehouse/core'
+import { defineEndpoint, errorRedirect, type EndpointContext } from '@gatehouse/core'
 import { profileFromClaims } from '../../oidc/claims.js'
 import { discoverOidc } from '../../oidc/discovery.js'
 import { exchangeCode } from '../../oidc/exchange.js'
@@ -76,11 +76,6 @@ async function finish(ctx: EndpointContext, params: URLSearchParams, state: stri
   const mapped = profileFromClaims(exchanged.claims, provider.oidc.mapping)
   if (!mapped.ok) return fail(mapped.reason)
   return completeSsoSignIn(ctx, provider, mapped.profile, data.landing)
-}
-
-/** A 302 to `errorURL` (else the error page, `{baseURL}/error`) with `?error=<code>`. */
-function errorRedirect(ctx: EndpointContext, code: string, errorURL: string | null): Response {
-  return ctx.redirect(appendQueryParam(errorURL || `${ctx.auth.baseURL}/error`, 'error', code))
 }
 
 /** The query as parameters; null when a parameter is repeated or not text (a malformed or forged callback). */
