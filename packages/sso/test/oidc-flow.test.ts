@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, BASE, callbackURL, CLIENT, startNodeOidcProvider } from './oidc-fixtures.js'
+import { IDP_ENTITY_ID, IDP_SSO_URL, identity } from './saml-idp.js'
 import { Browser, post, rows, sessionOf, setUpProvider, signInSso, ssoAuth, type SsoAuth } from './oidc-setup.js'
 
 let op: Awaited<ReturnType<typeof startNodeOidcProvider>>
@@ -246,6 +247,31 @@ describe('POST /sign-in/sso routing', () => {
     expect(await signInSso(browser, { providerId: 'acme' })).toMatchObject({ status: 400, body: { code: 'PROVIDER_DOMAIN_NOT_VERIFIED' } })
     // No flow was started for any of them.
     expect((await rows(auth, 'verification')).filter((row) => String(row.identifier).startsWith('sso-state:'))).toEqual([])
+  })
+
+  it('an organization with an OIDC and a SAML provider: providerType or the domain chooses, else 400', async () => {
+    const { auth, admin, organizationId } = await acmeAuth()
+    const saml = await post(admin, '/sso/register', {
+      providerId: 'acme-saml',
+      issuer: IDP_ENTITY_ID,
+      domain: 'saml.acme.test',
+      organizationId,
+      samlConfig: { entryPoint: IDP_SSO_URL, cert: identity('acme-saml').cert, callbackUrl: '/dashboard', idpMetadata: { entityID: IDP_ENTITY_ID } },
+    })
+    expect(saml.status).toBe(200)
+    auth.txt.set('_gatehouse-challenge.saml.acme.test', [[saml.body.domainVerificationToken as string]])
+    expect((await post(admin, '/sso/verify-domain', { providerId: 'acme-saml' })).status).toBe(204)
+
+    const browser = new Browser(auth)
+    expect(await signInSso(browser, { organizationSlug: 'acme' })).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } })
+    const isSaml = (answer: { body: Record<string, unknown> }) => String(answer.body.url).startsWith(`${IDP_SSO_URL}?SAMLRequest=`)
+    const isOidc = (answer: { body: Record<string, unknown> }) => String(answer.body.url).startsWith(`${op.issuer}/`)
+    expect(isSaml(await signInSso(browser, { organizationSlug: 'acme', providerType: 'saml' }))).toBe(true)
+    expect(isOidc(await signInSso(browser, { organizationSlug: 'acme', providerType: 'oidc' }))).toBe(true)
+    expect(isSaml(await signInSso(browser, { organizationSlug: 'acme', email: 'ada@saml.acme.test' }))).toBe(true)
+    expect(isSaml(await signInSso(browser, { email: 'ada@saml.acme.test' }))).toBe(true)
+    expect(isOidc(await signInSso(browser, { email: 'ada@acme.test' }))).toBe(true)
+    expect(await signInSso(browser, { providerId: 'acme-saml', providerType: 'oidc' })).toMatchObject({ status: 400, body: { code: 'OIDC_NOT_CONFIGURED' } })
   })
 
   it('needs a target; checks redirect URLs like every route (relative or trusted origins)', async () => {
