@@ -1,0 +1,366 @@
+/**
+ * The end of an SSO sign-in (services/provision.ts, docs/sso.md#signing-in),
+ * driven through a test endpoint that hands a profile to `completeSsoSignIn`
+ * as the OIDC callback and the SAML completion step do, through core's real
+ * endpoint layer (cookies, redirects, database hooks of other plugins).
+ * Covered: the domain rules (another domain, an unverified domain, existing
+ * users before verification), just-in-time users and their membership and
+ * role, linking, the proof of the mailbox, bans, the credential version,
+ * sign-up off, the membership limit, the two-factor policy, a provider
+ * changed under the flow, and concurrent first sign-ins.
+ */
+import { defineEndpoint, definePlugin, type DatabaseHooks, type Row } from '@gatehouse/core'
+import { organization, type OrganizationOptions } from '@gatehouse/organization'
+import { twoFactor } from '@gatehouse/two-factor'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { admin } from '../../admin/src/index.js'
+import { accountAuth, authed, cookieHeader, signIn } from '../../core/test/accounts.js'
+import { challengeName } from '../src/domains/dns-challenge.js'
+import type { SsoOptions } from '../src/options.js'
+import { sso } from '../src/plugin.js'
+import { completeSsoSignIn } from '../src/services/provision.js'
+import { findProvider, readProvider } from '../src/services/provider-secrets.js'
+import type { SsoLanding, SsoProfile, StoredProvider } from '../src/types.js'
+import { createOrg, makeZone, newUser, oidcRegistration, post, type TestUser } from './management-fixtures.js'
+
+const LANDING: SsoLanding = { callbackURL: '/dashboard', errorURL: '/sign-in', newUserURL: '/welcome', requestSignUp: false }
+
+/** A plugin whose one endpoint plays the callback: it signs `profile` in through the stored provider (or a given one). */
+const completer = definePlugin({
+  id: 'sso-test-completer',
+  endpoints: {
+    completeForTest: defineEndpoint({
+      method: 'POST',
+      path: '/sso-test/complete',
+      body: z.object({
+        providerId: z.string(),
+        profile: z.record(z.string(), z.unknown()),
+        landing: z.record(z.string(), z.unknown()).optional(),
+        provider: z.record(z.string(), z.unknown()).optional(),
+      }),
+      handler: async (ctx) => {
+        const row = await findProvider(ctx.db, ctx.body.providerId)
+        const stored = ctx.body.provider ? (ctx.body.provider as unknown as StoredProvider) : await readProvider(ctx, row!)
+        return completeSsoSignIn(ctx, stored, ctx.body.profile as unknown as SsoProfile, { ...LANDING, ...(ctx.body.landing as Partial<SsoLanding>) })
+      },
+    }),
+  },
+})
+
+function provisionAuth(options: { sso?: SsoOptions; organization?: OrganizationOptions; databaseHooks?: DatabaseHooks } = {}) {
+  const zone = makeZone()
+  const auth = accountAuth({
+    databaseHooks: options.databaseHooks,
+    plugins: [
+      organization(options.organization),
+      sso({ ...options.sso, domainVerification: { resolveTxt: zone.resolveTxt, ...options.sso?.domainVerification } }),
+      admin(),
+      twoFactor(),
+      completer,
+    ],
+  })
+  return Object.assign(auth, { zone })
+}
+
+type ProvisionAuth = ReturnType<typeof provisionAuth>
+
+/** An organization with a provider of `domain`, verified unless told otherwise. */
+async function organizationWithProvider(auth: ProvisionAuth, options: { providerId?: string; domain?: string; verified?: boolean; twoFactor?: 'skip' | 'require' } = {}) {
+  const providerId = options.providerId ?? 'acme'
+  const domain = options.domain ?? 'acme.test'
+  const owner = await newUser(auth)
+  const org = await createOrg(auth, owner)
+  const registered = await post(auth, 'register', owner, oidcRegistration(org.id, providerId, domain, options.twoFactor ? { twoFactor: options.twoFactor } : {}))
+  expect(registered.status).toBe(200)
+  if (options.verified !== false) {
+    auth.zone.publish(challengeName(domain), registered.body.domainVerificationToken)
+    expect((await post(auth, 'verify-domain', owner, { providerId })).status).toBe(204)
+  }
+  return { owner, org, providerId }
+}
+
+function profile(email: string, extra: Partial<SsoProfile> = {}): SsoProfile {
+  return { accountId: `sub-${email}`, email, emailVerified: true, name: 'Ada Lovelace', raw: {}, ...extra }
+}
+
+interface Landed {
+  readonly status: number
+  readonly location: string
+  readonly error: string | null
+  readonly cookie: string
+}
+
+async function complete(auth: ProvisionAuth, providerId: string, signed: SsoProfile, extra: { landing?: Partial<SsoLanding>; provider?: StoredProvider } = {}): Promise<Landed> {
+  const response = await auth.handler(authed('/api/auth/sso-test/complete', '', { json: { providerId, profile: signed, ...extra } }))
+  const location = response.headers.get('location') ?? ''
+  return {
+    status: response.status,
+    location,
+    error: new URL(location, 'http://localhost:3000').searchParams.get('error'),
+    cookie: cookieHeader(response),
+  }
+}
+
+async function sessionUser(auth: ProvisionAuth, cookie: string) {
+  const response = await auth.handler(authed('/api/auth/get-session', cookie))
+  return ((await response.json()) as { user?: { id: string; email: string; emailVerified: boolean } } | null)?.user ?? null
+}
+
+async function rows(auth: ProvisionAuth, email: string) {
+  const { db } = await auth.$context
+  const user = await db.findOne<Row & { id: string; emailVerified: boolean }>({ model: 'user', where: { field: 'email', value: email } })
+  const accounts = user ? await db.findMany<Row & { providerId: string; accountId: string }>({ model: 'account', where: { field: 'userId', value: user.id } }) : []
+  const members = user ? await db.findMany<Row & { organizationId: string; role: string }>({ model: 'member', where: { field: 'userId', value: user.id } }) : []
+  const sessions = user ? await db.findMany<Row & { amr: string | null; ssoProviderId: string | null }>({ model: 'session', where: { field: 'userId', value: user.id } }) : []
+  return { user, accounts, members, sessions }
+}
+
+describe('just-in-time provisioning', () => {
+  it('a first sign-in creates the user (verified), links the account, adds the member with the mapped role, signs in with amr fed', async () => {
+    const auth = provisionAuth({ sso: { organizationProvisioning: { roleMapping: { 'idp-admins': 'admin', 'idp-staff': 'member' } } } })
+    const { org } = await organizationWithProvider(auth)
+    const landed = await complete(auth, 'acme', profile('Ada@ACME.test', { groups: ['idp-admins', 'unrelated'] }))
+    expect(landed).toMatchObject({ status: 302, location: '/welcome', error: null })
+    expect((await sessionUser(auth, landed.cookie))?.email).toBe('ada@acme.test')
+
+    const stored = await rows(auth, 'ada@acme.test')
+    expect(stored.user).toMatchObject({ name: 'Ada Lovelace', emailVerified: true })
+    expect(stored.accounts).toMatchObject([{ providerId: 'acme', accountId: 'sub-Ada@ACME.test' }])
+    expect(stored.members).toMatchObject([{ organizationId: org.id, role: 'admin' }])
+    expect(stored.sessions).toMatchObject([{ amr: 'fed', ssoProviderId: 'acme' }])
+
+    // The second sign-in finds the account; a member keeps their role whatever the groups say now.
+    const again = await complete(auth, 'acme', profile('Ada@ACME.test', { groups: ['idp-staff'] }))
+    expect(again).toMatchObject({ status: 302, location: '/dashboard', error: null })
+    const after = await rows(auth, 'ada@acme.test')
+    expect(after.members).toMatchObject([{ role: 'admin' }])
+    expect(after.accounts).toHaveLength(1)
+    expect(after.sessions).toHaveLength(2)
+  })
+
+  it('no group matched: the default role; a role mapping function is asked with the profile and provider', async () => {
+    const asked: Array<{ email: string; providerId: string }> = []
+    const auth = provisionAuth({
+      sso: {
+        organizationProvisioning: {
+          roleMapping: (signed, provider) => {
+            asked.push({ email: signed.email, providerId: provider.providerId })
+            return signed.email.startsWith('boss') ? ['admin', 'member'] : null
+          },
+        },
+      },
+    })
+    await organizationWithProvider(auth)
+    await complete(auth, 'acme', profile('boss@acme.test'))
+    await complete(auth, 'acme', profile('staff@acme.test'))
+    expect((await rows(auth, 'boss@acme.test')).members).toMatchObject([{ role: 'admin,member' }])
+    expect((await rows(auth, 'staff@acme.test')).members).toMatchObject([{ role: 'member' }])
+    expect(asked).toEqual([
+      { email: 'boss@acme.test', providerId: 'acme' },
+      { email: 'staff@acme.test', providerId: 'acme' },
+    ])
+  })
+
+  it('a mapped role the organization does not define refuses the sign-in and creates nothing', async () => {
+    const auth = provisionAuth({ sso: { organizationProvisioning: { defaultRole: 'typo' } } })
+    await organizationWithProvider(auth)
+    const landed = await complete(auth, 'acme', profile('ada@acme.test'))
+    expect(landed).toMatchObject({ status: 302, error: 'role_not_found' })
+    expect(landed.location.startsWith('/sign-in?')).toBe(true)
+    expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+  })
+
+  it('the membership limit refuses a new person, and the user is not created either', async () => {
+    const auth = provisionAuth({ organization: { membershipLimit: 1 } })
+    await organizationWithProvider(auth)
+    expect(await complete(auth, 'acme', profile('ada@acme.test'))).toMatchObject({ error: 'organization_membership_limit_reached', cookie: '' })
+    expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+  })
+
+  it('disableImplicitSignUp creates nobody unless the sign-in asked for sign-up', async () => {
+    const auth = provisionAuth({ sso: { disableImplicitSignUp: true } })
+    await organizationWithProvider(auth)
+    expect((await complete(auth, 'acme', profile('ada@acme.test'))).error).toBe('signup_disabled')
+    expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+    expect((await complete(auth, 'acme', profile('ada@acme.test'), { landing: { requestSignUp: true } })).location).toBe('/welcome')
+  })
+
+  it('twenty concurrent first sign-ins of one person make one user, one account, one member', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth)
+    const landed = await Promise.all(Array.from({ length: 20 }, () => complete(auth, 'acme', profile('ada@acme.test'))))
+    expect(landed.every((one) => one.status === 302 && one.error === null)).toBe(true)
+    const stored = await rows(auth, 'ada@acme.test')
+    expect(stored.accounts).toHaveLength(1)
+    expect(stored.members).toHaveLength(1)
+    expect(stored.sessions).toHaveLength(20)
+  })
+})
+
+describe('the domain rules', () => {
+  it('a provider of domain A never signs in an address of domain B, nor a subdomain of A', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth)
+    const victim = await newUser(auth, { email: 'bob@other.test' })
+    for (const email of ['bob@other.test', 'carol@eu.acme.test', 'dave@acme.test.evil.test', 'not-an-email']) {
+      const landed = await complete(auth, 'acme', profile(email))
+      expect(landed.error, email).toBe(email === 'not-an-email' ? 'invalid_email' : 'email_domain_mismatch')
+      expect(landed.cookie).toBe('')
+    }
+    expect((await rows(auth, 'bob@other.test')).accounts.some((account) => account.providerId === 'acme')).toBe(false)
+    expect((await rows(auth, 'carol@eu.acme.test')).user).toBeNull()
+    expect(victim.email).toBe('bob@other.test')
+  })
+
+  it('with domain verification required (the default), an unverified provider signs nobody in', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth, { verified: false })
+    expect((await complete(auth, 'acme', profile('ada@acme.test'))).error).toBe('domain_not_verified')
+    expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+  })
+
+  it('not required: an unverified provider creates new users, unverified, and never signs in or links an existing one', async () => {
+    const auth = provisionAuth({ sso: { domainVerification: { required: false } } })
+    await organizationWithProvider(auth, { verified: false })
+    const existing = await newUser(auth, { email: 'ada@acme.test' })
+    const refused = await complete(auth, 'acme', profile('ada@acme.test'))
+    expect(refused).toMatchObject({ error: 'account_not_linked', cookie: '' })
+    expect((await rows(auth, 'ada@acme.test')).accounts.map((account) => account.providerId)).toEqual(['credential'])
+    expect((await rows(auth, 'ada@acme.test')).user?.id).toBe(existing.id)
+
+    const created = await complete(auth, 'acme', profile('newcomer@acme.test'))
+    expect(created).toMatchObject({ location: '/welcome', error: null })
+    expect((await rows(auth, 'newcomer@acme.test')).user).toMatchObject({ emailVerified: false })
+  })
+
+  it('an existing user of the verified domain is linked and signed in; the linked account keeps signing in after the address changes at the IdP', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth)
+    const existing = await newUser(auth, { email: 'ada@acme.test' })
+    const landed = await complete(auth, 'acme', profile('ada@acme.test', { accountId: 'sub-ada' }))
+    expect(landed).toMatchObject({ location: '/dashboard', error: null })
+    expect((await sessionUser(auth, landed.cookie))?.id).toBe(existing.id)
+    expect((await rows(auth, 'ada@acme.test')).accounts.map((account) => account.providerId).sort()).toEqual(['acme', 'credential'])
+
+    const renamed = await complete(auth, 'acme', profile('ada.byron@acme.test', { accountId: 'sub-ada' }))
+    expect((await sessionUser(auth, renamed.cookie))?.id).toBe(existing.id)
+    // Still the same account, but the address the IdP sends must stay at the domain.
+    expect((await complete(auth, 'acme', profile('ada@elsewhere.test', { accountId: 'sub-ada' }))).error).toBe('email_domain_mismatch')
+  })
+
+  it('an existing unverified user is made the only owner first: earlier sessions and the password go', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth)
+    const squatter = await newUser(auth, { email: 'ada@acme.test', verified: false })
+    const landed = await complete(auth, 'acme', profile('ada@acme.test'))
+    expect(landed.error).toBeNull()
+    const stored = await rows(auth, 'ada@acme.test')
+    expect(stored.user).toMatchObject({ id: squatter.id, emailVerified: true })
+    expect(stored.accounts.map((account) => account.providerId)).toEqual(['acme'])
+    expect(await sessionUser(auth, squatter.cookie)).toBeNull()
+    expect(stored.sessions).toMatchObject([{ ssoProviderId: 'acme' }])
+  })
+
+  it('accountLinking off refuses to link an existing user', async () => {
+    const zone = makeZone()
+    const auth = Object.assign(
+      accountAuth({
+        account: { accountLinking: { enabled: false } },
+        plugins: [organization(), sso({ domainVerification: { resolveTxt: zone.resolveTxt } }), completer],
+      }),
+      { zone },
+    )
+    await organizationWithProvider(auth as unknown as ProvisionAuth)
+    await newUser(auth, { email: 'ada@acme.test' })
+    expect((await complete(auth as unknown as ProvisionAuth, 'acme', profile('ada@acme.test'))).error).toBe('account_not_linked')
+  })
+
+  it('a provider deleted, moved to another domain or un-verified since the flow started signs nobody in', async () => {
+    const auth = provisionAuth()
+    const { owner } = await organizationWithProvider(auth)
+    const { db, secrets, logger } = await auth.$context
+    const stale = await readProvider({ secrets, logger }, (await findProvider(db, 'acme'))!)
+    expect((await post(auth, 'update-provider', owner, { providerId: 'acme', domain: 'acme-two.test' })).status).toBe(200)
+    expect((await complete(auth, 'acme', profile('ada@acme.test'), { provider: stale })).error).toBe('provider_changed')
+    expect((await post(auth, 'delete-provider', owner, { providerId: 'acme' })).status).toBe(200)
+    expect((await complete(auth, 'acme', profile('ada@acme.test'), { provider: stale })).error).toBe('provider_changed')
+    expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+  })
+})
+
+describe('what else refuses a session', () => {
+  it('a banned user is refused and nothing is linked', async () => {
+    const auth = provisionAuth()
+    const { org } = await organizationWithProvider(auth)
+    const banned = await newUser(auth, { email: 'ada@acme.test' })
+    const { db } = await auth.$context
+    await db.update({ model: 'user', where: { field: 'id', value: banned.id }, update: { banned: true } })
+    const landed = await complete(auth, 'acme', profile('ada@acme.test'))
+    expect(landed).toMatchObject({ error: 'banned_user', cookie: '' })
+    const stored = await rows(auth, 'ada@acme.test')
+    expect(stored.accounts.map((account) => account.providerId)).toEqual(['credential'])
+    expect(stored.members.filter((member) => member.organizationId === org.id)).toEqual([])
+  })
+
+  it('a revocation of the user\'s credentials committing during the sign-in refuses it, and rolls the link back', async () => {
+    // A member hook stands in for a "sign out everywhere" landing between the read and the session.
+    let bump = false
+    const auth = provisionAuth({
+      databaseHooks: {
+        member: {
+          create: {
+            before: async (data, ctx) => {
+              if (bump && ctx.db) await ctx.db.adapter.update({ model: 'user', where: { field: 'id', value: String(data.userId) }, update: { credentialVersion: 'revoked-now' } })
+            },
+          },
+        },
+      },
+    })
+    await organizationWithProvider(auth)
+    const existing = await newUser(auth, { email: 'ada@acme.test' })
+    bump = true
+    const landed = await complete(auth, 'acme', profile('ada@acme.test'))
+    expect(landed).toMatchObject({ error: 'credentials_changed', cookie: '' })
+    const stored = await rows(auth, 'ada@acme.test')
+    expect(stored.accounts.map((account) => account.providerId)).toEqual(['credential'])
+    expect(stored.sessions.filter((session) => session.ssoProviderId !== null)).toEqual([])
+    expect(stored.user?.id).toBe(existing.id)
+  })
+
+  it("the provider's two-factor policy: 'require' refuses a user with two-factor on, 'skip' signs them in", async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth, { providerId: 'strict', domain: 'strict.test', twoFactor: 'require' })
+    await organizationWithProvider(auth, { providerId: 'relaxed', domain: 'relaxed.test' })
+    const { db } = await auth.$context
+    for (const email of ['ada@strict.test', 'ada@relaxed.test']) {
+      const user = await newUser(auth, { email })
+      await db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { twoFactorEnabled: true } })
+    }
+    expect((await complete(auth, 'strict', profile('ada@strict.test'))).error).toBe('two_factor_required')
+    expect((await complete(auth, 'relaxed', profile('ada@relaxed.test'))).error).toBeNull()
+    // 'require' asks nothing of a user without two-factor, nor of a new one.
+    await newUser(auth, { email: 'bo@strict.test' })
+    expect((await complete(auth, 'strict', profile('bo@strict.test'))).error).toBeNull()
+    expect((await complete(auth, 'strict', profile('new@strict.test'))).location).toBe('/welcome')
+  })
+
+  it('errors land on errorURL, else on the error page', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth, { verified: false })
+    expect((await complete(auth, 'acme', profile('ada@acme.test'))).location).toBe('/sign-in?error=domain_not_verified')
+    expect((await complete(auth, 'acme', profile('ada@acme.test'), { landing: { errorURL: null } })).location).toBe(
+      'http://localhost:3000/api/auth/error?error=domain_not_verified',
+    )
+  })
+})
+
+describe('signing in again', () => {
+  it('a user signed in by SSO can still sign in with a password they have', async () => {
+    const auth = provisionAuth()
+    await organizationWithProvider(auth)
+    const existing: TestUser = await newUser(auth, { email: 'ada@acme.test' })
+    await complete(auth, 'acme', profile('ada@acme.test'))
+    expect((await signIn(auth, { email: existing.email })).response.status).toBe(200)
+  })
+})
