@@ -9,7 +9,9 @@
  * `/api/auth/.well-known/openid-configuration`; the app's `/login` and
  * `/consent` pages; clients registered by signed-in users; PKCE S256), and
  * the admin plugin (admins from ADMIN_EMAILS once verified: admins.ts), on the
- * embedded SQLite database, and magic-link sign-in, and two-factor (TOTP, emailed codes, backup codes).
+ * embedded SQLite database, and magic-link sign-in, and two-factor (TOTP, emailed codes, backup codes),
+ * and enterprise single sign-on (organizations bring their own OpenID Connect or SAML identity provider:
+ * the app's organization settings and "Sign in with SSO"; docs/sso.md).
  * Every mail goes to the outbox (mailer.ts); every
  * applied billing event to WEBHOOK_LOG.
  */
@@ -21,6 +23,7 @@ import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import { passkey } from '@gatehouse/passkey'
+import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
@@ -157,6 +160,12 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       }),
       // /api/auth/passkey/*: register, list, rename, delete passkeys and sign in with one (docs/passkeys.md).
       passkey({ rpID: new URL(config.baseURL).hostname, rpName: 'Gatehouse example', origin: new URL(config.baseURL).origin }),
+      // /api/auth/sso/* and /api/auth/sign-in/sso: each organization's own IdPs, managed by its owners and admins
+      // (docs/sso.md). The server fetches an IdP's discovery, keys and token endpoint only over https to public
+      // addresses, except the exact origins of TRUSTED_ORIGINS: an IdP on this machine (a test's) is named there.
+      // An unverified domain routes nobody by email and signs in or links no existing user; it may create new users
+      // (email unverified), so an organization can try its IdP by its slug before publishing the DNS record.
+      sso({ domainVerification: { required: false } }),
     ],
   })
   return auth

@@ -9,6 +9,7 @@ import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import { passkey } from '@gatehouse/passkey'
+import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 
 /**
@@ -25,5 +26,6 @@ export function firstPartyPlugins() {
     passkey({ rpID: 'localhost', rpName: 'Test', origin: 'http://localhost:3000' }),
     oidcProvider({ loginPage: '/login', consentPage: '/consent' }),
     billing({ webhooks: { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
+    sso(),
   ]
 }

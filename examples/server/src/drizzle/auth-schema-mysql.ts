@@ -60,10 +60,12 @@ export const session = mysqlTable('session', {
   impersonatedBy: binVarchar('impersonatedBy'),
   twoFactorVerifiedAt: datetime('twoFactorVerifiedAt', { mode: 'date', fsp: 3 }),
   twoFactorMethod: binText('twoFactorMethod'),
+  ssoProviderId: binVarchar('ssoProviderId'),
 }, (table) => [
   index('session_userId_idx').on(table.userId),
   uniqueIndex('session_token_uniq').on(table.token),
   index('session_impersonatedBy_idx').on(table.impersonatedBy),
+  index('session_ssoProviderId_idx').on(table.ssoProviderId),
   foreignKey({ name: 'session_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
 ])
 
@@ -460,6 +462,30 @@ export const passkey = mysqlTable('passkey', {
   foreignKey({ name: 'passkey_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
 ])
 
+export const ssoProvider = mysqlTable('ssoProvider', {
+  id: binVarchar('id').primaryKey(),
+  providerId: binVarchar('providerId').notNull(),
+  issuer: binText('issuer').notNull(),
+  domain: binVarchar('domain').notNull(),
+  domainVerified: boolean('domainVerified').notNull(),
+  verifiedDomain: binVarchar('verifiedDomain'),
+  oidcConfig: binText('oidcConfig'),
+  samlConfig: binText('samlConfig'),
+  twoFactor: binText('twoFactor').notNull(),
+  userId: binVarchar('userId'),
+  organizationId: binVarchar('organizationId').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  uniqueIndex('ssoProvider_providerId_uniq').on(table.providerId),
+  index('ssoProvider_domain_idx').on(table.domain),
+  uniqueIndex('ssoProvider_verifiedDomain_uniq').on(table.verifiedDomain),
+  index('ssoProvider_userId_idx').on(table.userId),
+  index('ssoProvider_organizationId_idx').on(table.organizationId),
+  foreignKey({ name: 'ssoProvider_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('set null'),
+  foreignKey({ name: 'ssoProvider_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),
@@ -472,6 +498,7 @@ export const userRelations = relations(user, ({ many }) => ({
   twoFactors: many(twoFactor),
   twoFactorBackupCodes: many(twoFactorBackupCode),
   passkeys: many(passkey),
+  ssoProviders: many(ssoProvider),
 }))
 
 export const sessionRelations = relations(session, ({ one }) => ({
@@ -486,6 +513,7 @@ export const organizationRelations = relations(organization, ({ many }) => ({
   members: many(member),
   invitations: many(invitation),
   teams: many(team),
+  ssoProviders: many(ssoProvider),
 }))
 
 export const memberRelations = relations(member, ({ one }) => ({
@@ -530,4 +558,9 @@ export const twoFactorBackupCodeRelations = relations(twoFactorBackupCode, ({ on
 
 export const passkeyRelations = relations(passkey, ({ one }) => ({
   user: one(user, { fields: [passkey.userId], references: [user.id] }),
+}))
+
+export const ssoProviderRelations = relations(ssoProvider, ({ one }) => ({
+  user: one(user, { fields: [ssoProvider.userId], references: [user.id] }),
+  organization: one(organization, { fields: [ssoProvider.organizationId], references: [organization.id] }),
 }))

@@ -46,10 +46,12 @@ export const session = pgTable('session', {
   impersonatedBy: text('impersonatedBy'),
   twoFactorVerifiedAt: timestamp('twoFactorVerifiedAt', { withTimezone: true, mode: 'date' }),
   twoFactorMethod: text('twoFactorMethod'),
+  ssoProviderId: text('ssoProviderId'),
 }, (table) => [
   index('session_userId_idx').on(table.userId),
   uniqueIndex('session_token_uniq').on(table.token),
   index('session_impersonatedBy_idx').on(table.impersonatedBy),
+  index('session_ssoProviderId_idx').on(table.ssoProviderId),
   foreignKey({ name: 'session_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
 ])
 
@@ -446,6 +448,30 @@ export const passkey = pgTable('passkey', {
   foreignKey({ name: 'passkey_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
 ])
 
+export const ssoProvider = pgTable('ssoProvider', {
+  id: text('id').primaryKey(),
+  providerId: text('providerId').notNull(),
+  issuer: text('issuer').notNull(),
+  domain: text('domain').notNull(),
+  domainVerified: boolean('domainVerified').notNull(),
+  verifiedDomain: text('verifiedDomain'),
+  oidcConfig: text('oidcConfig'),
+  samlConfig: text('samlConfig'),
+  twoFactor: text('twoFactor').notNull(),
+  userId: text('userId'),
+  organizationId: text('organizationId').notNull(),
+  createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
+}, (table) => [
+  uniqueIndex('ssoProvider_providerId_uniq').on(table.providerId),
+  index('ssoProvider_domain_idx').on(table.domain),
+  uniqueIndex('ssoProvider_verifiedDomain_uniq').on(table.verifiedDomain),
+  index('ssoProvider_userId_idx').on(table.userId),
+  index('ssoProvider_organizationId_idx').on(table.organizationId),
+  foreignKey({ name: 'ssoProvider_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('set null'),
+  foreignKey({ name: 'ssoProvider_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),
@@ -458,6 +484,7 @@ export const userRelations = relations(user, ({ many }) => ({
   twoFactors: many(twoFactor),
   twoFactorBackupCodes: many(twoFactorBackupCode),
   passkeys: many(passkey),
+  ssoProviders: many(ssoProvider),
 }))
 
 export const sessionRelations = relations(session, ({ one }) => ({
@@ -472,6 +499,7 @@ export const organizationRelations = relations(organization, ({ many }) => ({
   members: many(member),
   invitations: many(invitation),
   teams: many(team),
+  ssoProviders: many(ssoProvider),
 }))
 
 export const memberRelations = relations(member, ({ one }) => ({
@@ -516,4 +544,9 @@ export const twoFactorBackupCodeRelations = relations(twoFactorBackupCode, ({ on
 
 export const passkeyRelations = relations(passkey, ({ one }) => ({
   user: one(user, { fields: [passkey.userId], references: [user.id] }),
+}))
+
+export const ssoProviderRelations = relations(ssoProvider, ({ one }) => ({
+  user: one(user, { fields: [ssoProvider.userId], references: [user.id] }),
+  organization: one(organization, { fields: [ssoProvider.organizationId], references: [organization.id] }),
 }))
