@@ -56,6 +56,7 @@ function signatureOf(element: Element): Element {
 /** Makes an assertion claim `victim`: its NameID and any email attribute. */
 export function impersonate(assertion: Element, victim: string): void {
   const document = assertion.ownerDocument
+  if (!document) throw new Error('detached assertion')
   const nameIds = Array.from(assertion.getElementsByTagNameNS(SAML, 'NameID'))
   const values = Array.from(assertion.getElementsByTagNameNS(SAML, 'Attribute'))
     .filter((attribute) => /mail/i.test(attribute.getAttribute('Name') ?? ''))
