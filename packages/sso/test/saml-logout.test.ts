@@ -152,7 +152,7 @@ describe('SP-initiated logout', () => {
     expect(parsed.extract.nameID).toBe('ada@example.com')
     expect(parsed.extract.sessionIndex).toBe(SESSION_INDEX)
 
-    const answer = idp.idp.createLogoutResponse(spForIdp(true), parsed, 'redirect', { relayState: url.searchParams.get('RelayState') ?? '' })
+    const answer = idp.idp.createLogoutResponse(spForIdp(true), { extract: parsed.extract }, 'redirect', { relayState: url.searchParams.get('RelayState') ?? '' })
     const back = await browser.request(answer.context)
     expect(back.headers.get('location')).toBe('/bye')
     // The request is answered once.
@@ -166,7 +166,7 @@ describe('SP-initiated logout', () => {
     const out = await post(browser, `/sso/saml2/logout/${PROVIDER_ID}`, { callbackURL: '/bye' })
     const url = new URL(out.response.headers.get('location') ?? '')
     const parsed = await idp.idp.parseLogoutRequest(spForIdp(false), 'redirect', { query: Object.fromEntries(url.searchParams) })
-    const answer = idp.idp.createLogoutResponse(spForIdp(false), parsed, 'redirect', { relayState: url.searchParams.get('RelayState') ?? '' })
+    const answer = idp.idp.createLogoutResponse(spForIdp(false), { extract: parsed.extract }, 'redirect', { relayState: url.searchParams.get('RelayState') ?? '' })
     expect((await browser.request(answer.context)).headers.get('location')).toBe(`${AUTH_BASE}/error?error=invalid_logout_response`)
   })
 
