@@ -9,112 +9,13 @@
  * sign-up off, the membership limit, the two-factor policy, a provider
  * changed under the flow, and concurrent first sign-ins.
  */
-import { defineEndpoint, definePlugin, type DatabaseHooks, type Row } from '@gatehouse/core'
-import { organization, type OrganizationOptions } from '@gatehouse/organization'
-import { twoFactor } from '@gatehouse/two-factor'
+import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { admin } from '../../admin/src/index.js'
-import { accountAuth, authed, cookieHeader, signIn } from '../../core/test/accounts.js'
-import { challengeName } from '../src/domains/dns-challenge.js'
-import type { SsoOptions } from '../src/options.js'
+import { accountAuth, signIn } from '../../core/test/accounts.js'
 import { sso } from '../src/plugin.js'
-import { completeSsoSignIn } from '../src/services/provision.js'
 import { findProvider, readProvider } from '../src/services/provider-secrets.js'
-import type { SsoLanding, SsoProfile, StoredProvider } from '../src/types.js'
-import { createOrg, makeZone, newUser, oidcRegistration, post, type TestUser } from './management-fixtures.js'
-
-const LANDING: SsoLanding = { callbackURL: '/dashboard', errorURL: '/sign-in', newUserURL: '/welcome', requestSignUp: false }
-
-/** A plugin whose one endpoint plays the callback: it signs `profile` in through the stored provider (or a given one). */
-const completer = definePlugin({
-  id: 'sso-test-completer',
-  endpoints: {
-    completeForTest: defineEndpoint({
-      method: 'POST',
-      path: '/sso-test/complete',
-      body: z.object({
-        providerId: z.string(),
-        profile: z.record(z.string(), z.unknown()),
-        landing: z.record(z.string(), z.unknown()).optional(),
-        provider: z.record(z.string(), z.unknown()).optional(),
-      }),
-      handler: async (ctx) => {
-        const row = await findProvider(ctx.db, ctx.body.providerId)
-        const stored = ctx.body.provider ? (ctx.body.provider as unknown as StoredProvider) : await readProvider(ctx, row!)
-        return completeSsoSignIn(ctx, stored, ctx.body.profile as unknown as SsoProfile, { ...LANDING, ...(ctx.body.landing as Partial<SsoLanding>) })
-      },
-    }),
-  },
-})
-
-function provisionAuth(options: { sso?: SsoOptions; organization?: OrganizationOptions; databaseHooks?: DatabaseHooks } = {}) {
-  const zone = makeZone()
-  const auth = accountAuth({
-    databaseHooks: options.databaseHooks,
-    plugins: [
-      organization(options.organization),
-      sso({ ...options.sso, domainVerification: { resolveTxt: zone.resolveTxt, ...options.sso?.domainVerification } }),
-      admin(),
-      twoFactor(),
-      completer,
-    ],
-  })
-  return Object.assign(auth, { zone })
-}
-
-type ProvisionAuth = ReturnType<typeof provisionAuth>
-
-/** An organization with a provider of `domain`, verified unless told otherwise. */
-async function organizationWithProvider(auth: ProvisionAuth, options: { providerId?: string; domain?: string; verified?: boolean; twoFactor?: 'skip' | 'require' } = {}) {
-  const providerId = options.providerId ?? 'acme'
-  const domain = options.domain ?? 'acme.test'
-  const owner = await newUser(auth)
-  const org = await createOrg(auth, owner)
-  const registered = await post(auth, 'register', owner, oidcRegistration(org.id, providerId, domain, options.twoFactor ? { twoFactor: options.twoFactor } : {}))
-  expect(registered.status).toBe(200)
-  if (options.verified !== false) {
-    auth.zone.publish(challengeName(domain), registered.body.domainVerificationToken)
-    expect((await post(auth, 'verify-domain', owner, { providerId })).status).toBe(204)
-  }
-  return { owner, org, providerId }
-}
-
-function profile(email: string, extra: Partial<SsoProfile> = {}): SsoProfile {
-  return { accountId: `sub-${email}`, email, emailVerified: true, name: 'Ada Lovelace', raw: {}, ...extra }
-}
-
-interface Landed {
-  readonly status: number
-  readonly location: string
-  readonly error: string | null
-  readonly cookie: string
-}
-
-async function complete(auth: ProvisionAuth, providerId: string, signed: SsoProfile, extra: { landing?: Partial<SsoLanding>; provider?: StoredProvider } = {}): Promise<Landed> {
-  const response = await auth.handler(authed('/api/auth/sso-test/complete', '', { json: { providerId, profile: signed, ...extra } }))
-  const location = response.headers.get('location') ?? ''
-  return {
-    status: response.status,
-    location,
-    error: new URL(location, 'http://localhost:3000').searchParams.get('error'),
-    cookie: cookieHeader(response),
-  }
-}
-
-async function sessionUser(auth: ProvisionAuth, cookie: string) {
-  const response = await auth.handler(authed('/api/auth/get-session', cookie))
-  return ((await response.json()) as { user?: { id: string; email: string; emailVerified: boolean } } | null)?.user ?? null
-}
-
-async function rows(auth: ProvisionAuth, email: string) {
-  const { db } = await auth.$context
-  const user = await db.findOne<Row & { id: string; emailVerified: boolean }>({ model: 'user', where: { field: 'email', value: email } })
-  const accounts = user ? await db.findMany<Row & { providerId: string; accountId: string }>({ model: 'account', where: { field: 'userId', value: user.id } }) : []
-  const members = user ? await db.findMany<Row & { organizationId: string; role: string }>({ model: 'member', where: { field: 'userId', value: user.id } }) : []
-  const sessions = user ? await db.findMany<Row & { amr: string | null; ssoProviderId: string | null }>({ model: 'session', where: { field: 'userId', value: user.id } }) : []
-  return { user, accounts, members, sessions }
-}
+import { makeZone, newUser, post, type TestUser } from './management-fixtures.js'
+import { complete, completer, organizationWithProvider, profile, provisionAuth, rows, sessionUser, type ProvisionAuth } from './provision-fixtures.js'
 
 describe('just-in-time provisioning', () => {
   it('a first sign-in creates the user (verified), links the account, adds the member with the mapped role, signs in with amr fed', async () => {
