@@ -4,7 +4,8 @@
  * identity providers per organization, with verified domains (docs/sso.md).
  * It needs the organization plugin: a provider belongs to an organization,
  * whose access control (`sso` resource) says who manages it and whose
- * membership the people it signs in join. No expired rows of its own: domain
+ * membership the people it signs in join; deleting the organization removes
+ * its providers with the accounts and sessions they opened. No expired rows of its own: domain
  * verification tokens and sign-in states live in core's verification table,
  * which core's cleanup already sweeps.
  *
@@ -12,11 +13,12 @@
  * fetch the IdP's discovery document) and the domain routes (verify-domain
  * makes a DNS lookup) are limited on top of core's defaults.
  */
-import { definePlugin, type AuthContext } from '@gatehouse/core'
+import { definePlugin, type AuthContext, type DatabaseHookContext } from '@gatehouse/core'
 import { SsoErrors } from './errors.js'
 import { registerSsoOptions, resolveOptions, type SsoOptions } from './options.js'
 import { ssoEndpoints } from './routes/index.js'
 import { ssoSchema } from './schema.js'
+import { organizationDeletionHook } from './services/provider-removal.js'
 
 const DOMAIN_PATHS = new Set(['/sso/request-domain-verification', '/sso/verify-domain'])
 
@@ -29,6 +31,9 @@ const DOMAIN_PATHS = new Set(['/sso/request-domain-verification', '/sso/verify-d
  */
 export function sso(options: SsoOptions = {}) {
   const resolved = resolveOptions(options)
+  let initialized: AuthContext | undefined
+  // A write made by a request carries its context; otherwise the one this plugin was started with.
+  const authFor = (ctx: DatabaseHookContext): AuthContext | undefined => (ctx.endpoint as { auth?: AuthContext } | undefined)?.auth ?? initialized
   return definePlugin({
     id: 'sso',
     // Named in the compile error of a client typed from this server without its client half (docs/client.md).
@@ -41,7 +46,10 @@ export function sso(options: SsoOptions = {}) {
         throw new Error('sso() needs the organization plugin: add organization() to plugins (docs/sso.md#set-up)')
       }
       registerSsoOptions(ctx, resolved)
+      initialized = ctx
     },
+    // Deleting an organization removes its providers with their accounts and sessions first, in the same transaction.
+    databaseHooks: { organization: { delete: { before: organizationDeletionHook(authFor) } } },
     rateLimit: [
       // Each call starts a flow: state rows, and for OIDC a discovery fetch when not cached.
       { pathMatcher: (path: string) => path === '/sign-in/sso', window: 10, max: 5 },

@@ -357,4 +357,21 @@ describe('update and delete', () => {
     expect(await db.findOne({ model: 'user', where: { field: 'id', value: r.member.id } })).not.toBeNull()
     expect((await post(auth, 'delete-provider', r.admin, { providerId: 'doomed' })).status).toBe(404)
   })
+
+  it('deleting the organization removes its providers with their accounts and sessions', async () => {
+    const auth = ssoAuth()
+    const r = await roster(auth)
+    expect((await post(auth, 'register', r.owner, oidcRegistration(r.org.id, 'org-bound'))).status).toBe(200)
+    const { db } = await auth.$context
+    await db.create({ model: 'account', data: { providerId: 'org-bound', accountId: 'sub-1', userId: r.member.id } })
+    await db.create({
+      model: 'session',
+      data: { userId: r.member.id, token: 'hash-through-org-bound', expiresAt: new Date(Date.now() + 3_600_000), ssoProviderId: 'org-bound' },
+    })
+    const deleted = await auth.handler(authed('/api/auth/organization/delete', r.owner.cookie, { json: { organizationId: r.org.id } }))
+    expect(deleted.status).toBe(200)
+    expect(await findProvider(db, 'org-bound')).toBeNull()
+    expect(await db.count({ model: 'account', where: { field: 'providerId', value: 'org-bound' } })).toBe(0)
+    expect(await db.count({ model: 'session', where: { field: 'ssoProviderId', value: 'org-bound' } })).toBe(0)
+  })
 })
