@@ -13,7 +13,7 @@ import { DOMParser, type Element, type Node } from '@xmldom/xmldom'
 
 const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol'
 export const STATUS_SUCCESS = 'urn:oasis:names:tc:SAML:2.0:status:Success'
-/** Base64 of a response up to 256 KiB: a large Entra ID token with groups is well under it (docs/sso.md#saml-limits). */
+/** 256 KiB of base64, 192 KiB of XML: a large Entra ID token with groups is well under it (docs/sso.md#saml-limits). */
 export const MAX_RESPONSE_CHARS = 256 * 1024
 const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}[\r\n]*$/
 

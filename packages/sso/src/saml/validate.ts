@@ -6,7 +6,7 @@
  * route turns into an error redirect. In order:
  *
  * 1. The envelope: base64 of a single `samlp:Response`, no DTD, at most
- *    256 KiB; its status is Success; a Destination, when present, is our ACS.
+ *    256 KiB of base64; its status is Success; a Destination, when present, is our ACS.
  * 2. The request: `InResponseTo` names a live request stored for this
  *    provider (another provider's, an expired or a used one: refused) and
  *    the RelayState is that request's handle. No `InResponseTo` at all is an

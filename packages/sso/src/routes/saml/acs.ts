@@ -21,7 +21,7 @@ import { spUrls } from '../../saml/urls.js'
 import { validateSamlResponse } from '../../saml/validate.js'
 import { loadSamlProvider, policyOf } from './provider.js'
 
-const body = z.lazy(() => z.object({ SAMLResponse: z.string().optional(), RelayState: z.string().max(1024).optional() }))
+const body = z.lazy(() => z.object({ SAMLResponse: z.string().optional(), RelayState: z.string().max(8192).optional() }))
 
 /**
  * @example

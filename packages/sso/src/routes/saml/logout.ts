@@ -15,9 +15,9 @@ import { AuthError, clearSessionCookies, defineEndpoint, deleteSessions, session
 import { z } from 'zod'
 import { SamlErrors } from '../../saml/errors.js'
 import { newHandle, newMessageId, saveRequest } from '../../saml/request-store.js'
-import { NAMEID_EMAIL, serviceProvider } from '../../saml/sp.js'
+import { NAMEID_EMAIL } from '../../saml/sp.js'
 import { subjectOfUser } from '../../saml/subjects.js'
-import { loadSamlProvider, policyOf } from './provider.js'
+import { loadSamlProvider, routeServiceProvider } from './provider.js'
 
 const body = z.lazy(() => z.object({ callbackURL: z.string().optional() }))
 
@@ -35,7 +35,7 @@ export const samlLogout = defineEndpoint({
     const provider = await loadSamlProvider(ctx, ctx.params.providerId ?? '')
     if (!provider?.saml) throw new AuthError(SamlErrors.SAML_PROVIDER_NOT_FOUND)
     const messageId = newMessageId(ctx)
-    const sp = serviceProvider(ctx, provider, policyOf(ctx), { purpose: 'logout', messageId })
+    const sp = routeServiceProvider(ctx, provider, { purpose: 'logout', messageId })
     if (!sp.idp.singleLogout.redirect) throw new AuthError(SamlErrors.IDP_SLO_NOT_SUPPORTED)
 
     const { user } = ctx.session

@@ -34,16 +34,16 @@ import { z } from 'zod'
 import { SamlErrors } from '../../saml/errors.js'
 import { consumeRequest } from '../../saml/request-store.js'
 import { readLogoutResponse, STATUS_SUCCESS } from '../../saml/response-envelope.js'
-import { serviceProvider, type ServiceProvider } from '../../saml/sp.js'
+import type { ServiceProvider } from '../../saml/sp.js'
 import { userOfNameId } from '../../saml/subjects.js'
 import type { StoredProvider } from '../../types.js'
-import { loadSamlProvider, policyOf } from './provider.js'
+import { loadSamlProvider, routeServiceProvider } from './provider.js'
 
 const fields = z.lazy(() =>
   z.object({
     SAMLRequest: z.string().optional(),
     SAMLResponse: z.string().optional(),
-    RelayState: z.string().max(1024).optional(),
+    RelayState: z.string().max(8192).optional(),
     SigAlg: z.string().optional(),
     Signature: z.string().optional(),
   }),
@@ -66,7 +66,7 @@ export const samlSlo = defineEndpoint({
     const message: Fields = ctx.method === 'POST' ? (ctx.body ?? {}) : ctx.query
     const provider = await loadSamlProvider(ctx, ctx.params.providerId ?? '')
     if (!provider) throw new AuthError(SamlErrors.SAML_PROVIDER_NOT_FOUND)
-    const sp = serviceProvider(ctx, provider, policyOf(ctx), { purpose: 'logout' })
+    const sp = routeServiceProvider(ctx, provider, { purpose: 'logout' })
     if (message.SAMLRequest) return logoutRequest(ctx, provider, sp, message)
     if (message.SAMLResponse) return logoutResponse(ctx, provider, sp, message)
     throw new AuthError(SamlErrors.INVALID_LOGOUT_REQUEST)
