@@ -1,13 +1,14 @@
 /**
  * An auth with the SAML services mounted through a small test plugin: two
  * endpoints that start a sign-in and validate a posted response for
- * providers held in memory. It drives startSamlSignIn and
+ * providers held in memory, and the HTTP-POST binding's page. It drives startSamlSignIn and
  * validateSamlResponse through core's real endpoint layer (cookies,
  * verification table, origin check) without the provider routes.
  */
 import { createAuth, defineEndpoint, definePlugin, memoryStorage, type SecondaryStorage } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { z } from 'zod'
+import { samlAuthnRequestPage } from '../src/routes/saml/authn-request.js'
 import { samlPolicy, type SamlPolicy } from '../src/saml/policy.js'
 import { startSamlSignIn } from '../src/saml/start.js'
 import { validateSamlResponse, type SamlValidation } from '../src/saml/validate.js'
@@ -72,6 +73,8 @@ export async function samlTestAuth(
     // The provider table, as far as the replay store's lock needs it.
     schema: { ssoProvider: { fields: { providerId: { type: 'string', unique: true } } } },
     endpoints: {
+      // The HTTP-POST binding's page, the one SAML route that needs no provider look-up.
+      samlAuthnRequestPage,
       samlTestStart: defineEndpoint({
         method: 'POST',
         path: '/saml-test/start',

@@ -5,7 +5,7 @@
  * its own code.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { identity, NAMEID_PERSISTENT, TestIdp, type Identity } from './saml-idp.js'
+import { IDP_ENTITY_ID, identity, NAMEID_PERSISTENT, TestIdp, type Identity } from './saml-idp.js'
 import { relayStateOf, samlProvider, samlTestAuth, spView } from './saml-setup.js'
 
 let idpKeys: Identity
@@ -69,5 +69,36 @@ describe('a valid SP-initiated response', () => {
       ok: true,
       profile: { accountId: 'a1b2c3', email: 'ada@example.com', name: 'Ada L.' },
     })
+  })
+})
+
+describe('the provider’s configuration', () => {
+  it('reads the IdP’s entity ID and endpoints from its metadata document, and takes a bare base64 certificate', async () => {
+    const postOnly = new TestIdp({ identity: idpKeys, sso: 'post' })
+    const provider = samlProvider('acme', {
+      cert: idpKeys.cert.replace(/-----[A-Z ]+-----|\s/g, ''),
+      entryPoint: 'https://idp.test/ignored',
+      idpMetadata: { metadata: postOnly.idp.getMetadata() },
+    })
+    const auth = await samlTestAuth([provider])
+    const sp = spView(provider)
+    // The metadata lists only an HTTP-POST endpoint: the sign-in goes through our page.
+    const started = await auth.start('acme')
+    expect(started.url).toMatch(/\/sso\/saml2\/sp\/authn-request\/acme\?id=/)
+    const form = await auth.handler(new Request(started.url, { headers: { cookie: started.cookie } }))
+    const html = await form.text()
+    expect(html).toContain('action="https://idp.test/sso"')
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? ''
+    const requestId = await postOnly.requestIdFromPost(field('SAMLRequest'), sp)
+    // The entity ID from the metadata is the Issuer assertions must carry.
+    const impostor = await idp.response(sp, { inResponseTo: requestId, issuer: 'https://impostor.test/metadata' })
+    expect(await auth.post('acme', { SAMLResponse: impostor, RelayState: field('RelayState') })).toMatchObject({ ok: false, code: 'invalid_issuer' })
+    const genuine = await idp.response(sp, { inResponseTo: requestId, issuer: IDP_ENTITY_ID })
+    expect(await auth.post('acme', { SAMLResponse: genuine, RelayState: field('RelayState') })).toMatchObject({ ok: true })
+  })
+
+  it('refuses to start a sign-in that must sign its request without a private key', async () => {
+    const auth = await samlTestAuth([samlProvider('acme', { cert: idpKeys.cert, authnRequestsSigned: true })])
+    await expect(auth.start('acme')).rejects.toThrow(/start answered 400.*SAML_NOT_CONFIGURED/)
   })
 })
