@@ -76,7 +76,6 @@ export const SsoErrors = defineErrors({
   PROVIDER_DOMAIN_NOT_VERIFIED: { status: 400, message: 'Provider domain has not been verified' },
   OIDC_NOT_CONFIGURED: { status: 400, message: 'OIDC provider is not configured' },
   SAML_NOT_CONFIGURED: { status: 400, message: 'SAML provider is not configured' },
-  INVALID_SAML_RESPONSE: { status: 400, message: 'Invalid SAML response' },
 })
 
 export type SsoErrorCode = keyof typeof SsoErrors

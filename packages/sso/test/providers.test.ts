@@ -86,6 +86,10 @@ describe('who may manage a provider', () => {
     expect((await get(auth, 'get-provider', r.owner, { providerId: 'acme' })).status).toBe(200)
     expect((await get(auth, 'providers', r.owner)).body.providers.map((p: { providerId: string }) => p.providerId)).toEqual(['acme'])
     expect((await post(auth, 'register', null, oidcRegistration(r.org.id, 'anon'))).status).toBe(401)
+    expect(await post(auth, 'register', r.owner, { ...oidcRegistration(r.org.id, 'orphan'), organizationId: undefined })).toMatchObject({
+      status: 400,
+      body: { message: 'Organization ID is required' },
+    })
   })
 
   it('a run-time role granting sso permissions may manage; one granting only read may read', async () => {

@@ -57,7 +57,9 @@ export function registerProvider(options: ResolvedSsoOptions) {
     handler: async (ctx) => {
       const { body, session } = ctx
       const userId = session.user.id
-      await requireSsoPermission(ctx, { organizationId: body.organizationId, userId, action: 'create' }, SsoErrors.YOU_ARE_NOT_ALLOWED_TO_REGISTER_SSO_PROVIDERS)
+      const { organizationId } = body
+      if (!organizationId) throw new AuthError(SsoErrors.ORGANIZATION_ID_REQUIRED)
+      await requireSsoPermission(ctx, { organizationId, userId, action: 'create' }, SsoErrors.YOU_ARE_NOT_ALLOWED_TO_REGISTER_SSO_PROVIDERS)
       if (options.providersLimit === 0) throw new AuthError(SsoErrors.REGISTRATION_DISABLED)
       if (!isValidProviderId(body.providerId)) throw new AuthError(SsoErrors.INVALID_PROVIDER_ID)
       const domain = normalizeDomain(body.domain)
@@ -84,8 +86,8 @@ export function registerProvider(options: ResolvedSsoOptions) {
       let created: { row: ProviderRow; token: string }
       try {
         created = await ctx.db.transaction(async (tx) => {
-          await tx.lock({ model: 'organization', where: { field: 'id', value: body.organizationId } })
-          const count = await tx.count({ model: 'ssoProvider', where: { field: 'organizationId', value: body.organizationId } })
+          await tx.lock({ model: 'organization', where: { field: 'id', value: organizationId } })
+          const count = await tx.count({ model: 'ssoProvider', where: { field: 'organizationId', value: organizationId } })
           if (count >= options.providersLimit) throw new AuthError(SsoErrors.PROVIDERS_LIMIT_REACHED)
           const row = await tx.create<ProviderRow & Row>({
             model: 'ssoProvider',
@@ -98,7 +100,7 @@ export function registerProvider(options: ResolvedSsoOptions) {
               ...sealed,
               twoFactor: body.twoFactor ?? 'skip',
               userId,
-              organizationId: body.organizationId,
+              organizationId,
             },
           })
           const token = await issueChallenge(ctx, { id: row.id, providerId: row.providerId, domain: row.domain }, tx)

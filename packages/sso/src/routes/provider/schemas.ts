@@ -93,12 +93,16 @@ export const samlConfigBody = z.object({
 
 export const twoFactorBody = z.enum(['skip', 'require'])
 
-/** POST /sso/register. `organizationId` is required here (docs/sso.md#who-manages-a-provider). */
+/**
+ * POST /sso/register. `organizationId` is optional on the wire, as in the
+ * leading library, and required by the route (400 "Organization ID is
+ * required"): a provider belongs to an organization (docs/sso.md#who-manages-a-provider).
+ */
 export const registerBody = z.object({
   providerId: z.string().min(1).max(MAX_NAME),
   issuer: url,
   domain: z.string().min(1).max(MAX_NAME),
-  organizationId: z.string().min(1).max(MAX_NAME),
+  organizationId: z.string().min(1).max(MAX_NAME).optional(),
   oidcConfig: oidcConfigBody.optional(),
   samlConfig: samlConfigBody.optional(),
   twoFactor: twoFactorBody.optional(),
