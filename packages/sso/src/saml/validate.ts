@@ -154,7 +154,7 @@ function idpInitiatedLanding(ctx: EndpointContext, provider: StoredProvider): Ss
 }
 
 /** A same-site path (not `//host`, no backslash) or an absolute URL on a trusted origin. */
-export function isSafeTarget(ctx: Pick<EndpointContext, 'auth'>, target: string): boolean {
+function isSafeTarget(ctx: Pick<EndpointContext, 'auth'>, target: string): boolean {
   if (target.startsWith('/')) return !target.startsWith('//') && !target.includes('\\')
   try {
     const url = new URL(target)
