@@ -133,6 +133,13 @@ describe('the domain rules', () => {
     const created = await complete(auth, 'acme', profile('newcomer@acme.test'))
     expect(created).toMatchObject({ location: '/welcome', error: null })
     expect((await rows(auth, 'newcomer@acme.test')).user).toMatchObject({ emailVerified: false })
+
+    // Once the domain is verified, the provider's next sign-in of that user vouches for the address.
+    const { db } = await auth.$context
+    const row = await findProvider(db, 'acme')
+    await db.update({ model: 'ssoProvider', where: { field: 'id', value: String(row?.id) }, update: { domainVerified: true, verifiedDomain: 'acme.test' } })
+    expect((await complete(auth, 'acme', profile('newcomer@acme.test'))).error).toBeNull()
+    expect((await rows(auth, 'newcomer@acme.test')).user).toMatchObject({ emailVerified: true })
   })
 
   it('an existing user of the verified domain is linked and signed in; the linked account keeps signing in after the address changes at the IdP', async () => {

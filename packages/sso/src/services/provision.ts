@@ -15,6 +15,9 @@
  * 3. An account already linked for (providerId, accountId) signs its user in,
  *    even if the address the IdP now sends changed (people change names; the
  *    `sub` / NameID is the identity), as long as it is still at the domain.
+ *    Its user, created unverified while the domain was not, gets the address
+ *    verified (the proof of the mailbox below) at its first sign-in once the
+ *    domain is.
  * 4. An existing user of that email is linked and signed in only when the
  *    domain is verified: before, the provider has proven nothing about that
  *    address, and linking would hand an existing account to whoever
@@ -226,22 +229,16 @@ async function commit(
   let user: User
   let credentialVersion: string | null
   let isNewUser = false
+  const keepAccount = { providerId: provider.providerId, accountId: profile.accountId }
   if (plan.kind === 'linked') {
     const still = await tx.findOne<LinkedAccount>({ model: 'account', where: { field: 'id', value: plan.account.id } })
     if (!still || still.userId !== plan.user.id) throw new StartOver()
-    user = plan.user
-    credentialVersion = (plan.user.credentialVersion as string | null | undefined) ?? null
+    // A user this provider created before its domain was verified: the verified domain now vouches for the address.
+    user = provider.domainVerified && plan.user.email === email ? await proven(ctx, tx, plan.user, keepAccount) : plan.user
+    credentialVersion = (user.credentialVersion as string | null | undefined) ?? null
   } else if (plan.kind === 'link') {
     await tx.create({ model: 'account', data: { providerId: provider.providerId, accountId: profile.accountId, userId: plan.user.id } })
-    if (plan.user.emailVerified) {
-      user = plan.user
-    } else {
-      const keepAccount = { providerId: provider.providerId, accountId: profile.accountId }
-      const proven = await proveMailbox(ctx.auth, { user: plan.user, db: tx, keepAccount })
-      // The address moved away since it was read: the proof was for the old one.
-      if (!proven) throw new StartOver()
-      user = proven
-    }
+    user = await proven(ctx, tx, plan.user, keepAccount)
     credentialVersion = (user.credentialVersion as string | null | undefined) ?? null
   } else {
     const created = await tx.create<User & Row>({
@@ -272,4 +269,17 @@ async function commit(
     fields: { ssoProviderId: provider.providerId },
   })
   return { ok: true, session, isNewUser }
+}
+
+/**
+ * `user` made the only owner of its address when it was not verified yet
+ * (core's proof of the mailbox: earlier sessions, password and other links go,
+ * `keepAccount` stays); a verified user as it is.
+ */
+async function proven(ctx: EndpointContext, tx: Store, user: User, keepAccount: { providerId: string; accountId: string }): Promise<User> {
+  if (user.emailVerified) return user
+  const owner = await proveMailbox(ctx.auth, { user, db: tx, keepAccount })
+  // The address moved away since it was read: the proof was for the old one.
+  if (!owner) throw new StartOver()
+  return owner
 }
