@@ -15,6 +15,7 @@ import {
   type EndpointMap,
   type EndpointQuery,
   type EndpointResult,
+  type Method,
 } from './define-endpoint.js'
 import { executeEndpoint } from './execute.js'
 import { errorResponse, toAuthError, toResponse } from './respond.js'
@@ -95,6 +96,17 @@ export function createApi<M extends EndpointMap>(
   return api as Api<M>
 }
 
+/**
+ * The method a server-side call stands for: without a body the endpoint's
+ * first method, with one its first method that takes a body (POST for a
+ * GET-and-POST endpoint, PUT or PATCH for the SCIM routes that only have those).
+ */
+function callMethod(endpoint: AnyEndpoint, withBody: boolean): Method {
+  const methods = endpointMethods(endpoint)
+  if (!withBody) return methods[0] ?? 'GET'
+  return methods.find((method) => method !== 'GET') ?? 'POST'
+}
+
 async function call(
   name: string,
   endpoint: AnyEndpoint,
@@ -109,7 +121,7 @@ async function call(
   try {
     const returned = await executeEndpoint(context, {
       route: { name, endpoint },
-      method: args.body === undefined ? (endpointMethods(endpoint)[0] ?? 'GET') : 'POST',
+      method: callMethod(endpoint, args.body !== undefined),
       params: { ...args.params },
       body: args.body,
       query: args.query ?? {},

@@ -6,7 +6,12 @@
  */
 import type { z } from 'zod'
 
-export type Method = 'GET' | 'POST'
+/**
+ * The HTTP methods an endpoint may answer. Most routes are GET or POST
+ * (docs/endpoints.md); PUT, PATCH and DELETE serve protocols whose wire
+ * format names them, such as SCIM 2.0 (RFC 7644 §3, docs/scim.md).
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export type Schema = z.ZodType
 
