@@ -98,4 +98,28 @@ describe('discovery when registering an OIDC provider', () => {
     const { db } = await auth.$context
     expect(await db.count({ model: 'ssoProvider' })).toBe(0)
   })
+
+  it('trusts only exact trustedOrigins entries for fetching: not a wildcard pattern, not the app\'s own base URL', async () => {
+    documents.set('good', documentFor(`${origin}/good`))
+    const register = async (auth: ReturnType<typeof ssoAuth>) => {
+      const owner = await newUser(auth)
+      const org = await createOrg(auth, owner)
+      return post(auth, 'register', owner, {
+        providerId: 'pattern',
+        organizationId: org.id,
+        issuer: `${origin}/good`,
+        domain: 'pattern.test',
+        oidcConfig: { clientId: 'c', clientSecret: 's' },
+      })
+    }
+    // Core trusts both for redirects and the origin check; a fetch must not.
+    const wildcard = ssoAuth({ core: { trustedOrigins: [origin.replace('127.0.0.1', '*.0.0.1')] } })
+    expect((await wildcard.$context).isTrustedOrigin(origin)).toBe(true)
+    expect(await register(wildcard)).toMatchObject({ status: 400, body: { code: 'UNSAFE_URL' } })
+    const ownOrigin = ssoAuth({ core: { baseURL: origin, trustedOrigins: ['http://localhost:3000'] } })
+    expect((await ownOrigin.$context).isTrustedOrigin(origin)).toBe(true)
+    expect(await register(ownOrigin)).toMatchObject({ status: 400, body: { code: 'UNSAFE_URL' } })
+    const exact = ssoAuth({ core: { trustedOrigins: [origin] } })
+    expect((await register(exact)).status).toBe(200)
+  })
 })

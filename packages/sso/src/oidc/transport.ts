@@ -16,13 +16,14 @@
 import type { AuthContext, EndpointContext } from '@gatehouse/core'
 import * as oauth from 'oauth4webapi'
 import { checkFetchableUrl } from '../net/policy.js'
+import { fetchTrust } from '../net/auth-trust.js'
 import { createSafeFetch } from '../net/safe-fetch.js'
 
 const fetches = new WeakMap<AuthContext, typeof fetch>()
 
 /**
- * The safe fetch of this auth instance: trusted origins are the instance's own
- * (its base URL's origin and `trustedOrigins`).
+ * The safe fetch of this auth instance: trusted origins are the exact entries
+ * of its `trustedOrigins` (net/auth-trust.ts), never its base URL or a pattern.
  *
  * @example
  * const response = await providerFetch(ctx)('https://idp.example.com/.well-known/openid-configuration')
@@ -31,7 +32,7 @@ export function providerFetch(ctx: Pick<EndpointContext, 'auth'>): typeof fetch 
   let found = fetches.get(ctx.auth)
   if (!found) {
     const auth = ctx.auth
-    found = createSafeFetch({ trustedOrigins: (url: URL) => auth.isTrustedOrigin(url.origin) })
+    found = createSafeFetch({ trustedOrigins: fetchTrust(auth) })
     fetches.set(auth, found)
   }
   return found
@@ -67,7 +68,7 @@ export function isAllowedEndpoint(ctx: Pick<EndpointContext, 'auth'>, value: str
  * fetchableEndpoint(ctx, 'https://169.254.169.254/token') // 'https://169.254.169.254/token is not allowed (address)'
  */
 export function fetchableEndpoint(ctx: Pick<EndpointContext, 'auth'>, value: string): string | null {
-  const checked = checkFetchableUrl(value, { trustedOrigins: (url: URL) => ctx.auth.isTrustedOrigin(url.origin) })
+  const checked = checkFetchableUrl(value, { trustedOrigins: fetchTrust(ctx.auth) })
   return checked.ok ? null : `${checked.error.url} is not allowed (${checked.error.reason}): https to a public host, or a trusted origin`
 }
 
@@ -78,7 +79,7 @@ export function requestOptions(
 ): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]?: boolean } {
   const parsed = url === undefined ? undefined : new URL(url)
   // http reaches the wire only for a trusted origin: the safe fetch refuses every other one.
-  const insecure = parsed !== undefined && parsed.protocol === 'http:' && ctx.auth.isTrustedOrigin(parsed.origin)
+  const insecure = parsed !== undefined && parsed.protocol === 'http:' && fetchTrust(ctx.auth)(parsed)
   return { [oauth.customFetch]: providerFetch(ctx), ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}) }
 }
 

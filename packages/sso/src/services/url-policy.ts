@@ -19,6 +19,7 @@
  */
 import { AuthError, type EndpointContext } from '@gatehouse/core'
 import { SsoErrors } from '../errors.js'
+import { fetchTrust } from '../net/auth-trust.js'
 import { assertFetchableUrl, isUnsafeUrlError } from '../net/index.js'
 
 type Ctx = Pick<EndpointContext, 'auth'>
@@ -43,7 +44,7 @@ function parse(value: string): URL | null {
  */
 export function requireFetchable(ctx: Ctx, field: string, value: string): void {
   try {
-    assertFetchableUrl(value, { trustedOrigins: (url: URL) => ctx.auth.isTrustedOrigin(url.origin) })
+    assertFetchableUrl(value, { trustedOrigins: fetchTrust(ctx.auth) })
   } catch (error) {
     if (isUnsafeUrlError(error)) throw unsafe(field)
     throw error
