@@ -2,6 +2,8 @@ export { organization } from './plugin.js'
 export { OrganizationErrors } from './errors.js'
 export type { OrganizationErrorCode } from './errors.js'
 export { organizationSchema } from './schema.js'
+// For plugins that suspend members (SCIM) or sign them in (SSO): a suspended member is refused like a non-member.
+export { isSuspended } from './services/members.js'
 export { DEFAULT_INVITATION_EXPIRES_IN, DEFAULT_MEMBERSHIP_LIMIT, resolveOptions } from './options.js'
 export type {
   Invitation,

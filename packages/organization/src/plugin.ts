@@ -65,5 +65,10 @@ export function organization(options: OrganizationOptions = {}) {
      */
     provisionMember: (db: Store, input: { readonly organizationId: string; readonly userId: string; readonly role: string | readonly string[] }) =>
       provisionMember(db, resolved, input),
+    /**
+     * What a plugin that writes members and teams itself must respect (the SCIM plugin, docs/scim.md#mapping):
+     * the creator role, whose holders it never changes, and the team settings and limits.
+     */
+    memberRules: { creatorRole: resolved.creatorRole, teams: resolved.teams },
   })
 }

@@ -4,14 +4,15 @@
  * `requirePermission`) and has-permission answers the client with it, so the
  * server and the client can never disagree about what a member may do
  * (docs/organization.md#roles-and-permissions). The answer is a value; routes turn
- * it into their own error message.
+ * it into their own error message. A suspended member is answered as no
+ * member at all (services/members.ts `isSuspended`).
  */
 import { AuthError, type ErrorDefinition, type Store } from '@gatehouse/core'
 import type { Role, Statements } from '../access/access-control.js'
 import { hasPermission, parseRoles } from '../access/has-permission.js'
 import { OrganizationErrors } from '../errors.js'
 import type { Member, ResolvedOptions } from '../options.js'
-import { findMember } from './members.js'
+import { findMember, isSuspended } from './members.js'
 import { rolesFor } from './roles.js'
 
 export type Authorization =
@@ -32,7 +33,8 @@ export async function authorize(
   input: { readonly organizationId: string; readonly userId: string; readonly permissions: Statements },
 ): Promise<Authorization> {
   const member = await findMember(db, input.organizationId, input.userId)
-  if (!member) return { ok: false, reason: 'not-member' }
+  // A suspended member (docs/scim.md#suspension) is refused everything a non-member is.
+  if (!member || isSuspended(member)) return { ok: false, reason: 'not-member' }
   const roles = await rolesFor(db, options, input.organizationId)
   if (!hasPermission({ roles, role: member.role, permissions: input.permissions })) return { ok: false, reason: 'forbidden', member }
   return { ok: true, member }

@@ -21,6 +21,21 @@ export function findMember(db: Store, organizationId: string, userId: string): P
 }
 
 /**
+ * Whether a member row is suspended: its `suspendedAt` is set. The column is
+ * not this plugin's own; a plugin that suspends members declares it on the
+ * member table (the SCIM plugin, for a directory's `active: false`:
+ * docs/scim.md#suspension). A suspended member keeps its row, role and teams
+ * but counts as no member for every permission check, and sign-in through
+ * the organization's single sign-on provider is refused (`provisionMember`).
+ *
+ * @example
+ * isSuspended({ suspendedAt: new Date() }) // true
+ */
+export function isSuspended(member: { readonly [field: string]: unknown }): boolean {
+  return member.suspendedAt !== undefined && member.suspendedAt !== null
+}
+
+/**
  * Whether `member` is the only one of its organization holding the creator
  * role. Call it after `lockOrganization`, in the transaction that removes or
  * demotes the member.

@@ -13,12 +13,12 @@
 import type { Row, Store } from '@gatehouse/core'
 import { joinRoles, parseRoles } from '../access/has-permission.js'
 import type { Member, ResolvedOptions } from '../options.js'
-import { findMember } from './members.js'
+import { findMember, isSuspended } from './members.js'
 import { rolesFor } from './roles.js'
 
 export type ProvisionedMember =
   | { readonly ok: true; readonly member: Member; readonly created: boolean }
-  | { readonly ok: false; readonly reason: 'organization-not-found' | 'unknown-role' | 'limit-reached' }
+  | { readonly ok: false; readonly reason: 'organization-not-found' | 'unknown-role' | 'limit-reached' | 'member-suspended' }
 
 /**
  * `userId`'s member row in `organizationId`, created with `role` when there
@@ -36,6 +36,8 @@ export async function provisionMember(
   const locked = await db.lock({ model: 'organization', where: { field: 'id', value: input.organizationId } })
   if (!locked) return { ok: false, reason: 'organization-not-found' }
   const existing = await findMember(db, input.organizationId, input.userId)
+  // Suspended by the organization's directory (docs/scim.md#suspension): this sign-in must not let them in.
+  if (existing && isSuspended(existing)) return { ok: false, reason: 'member-suspended' }
   if (existing) return { ok: true, member: existing, created: false }
   const roles = parseRoles(input.role)
   const available = await rolesFor(db, options, input.organizationId)

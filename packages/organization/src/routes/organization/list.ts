@@ -2,10 +2,11 @@
  * @module
  * GET /organization/list: the organizations the caller is a
  * member of, oldest membership first, read in one query (member joined
- * with its organization).
+ * with its organization). Suspended memberships are left out.
  */
 import { defineEndpoint, sessionMiddleware, type Row } from '@gatehouse/core'
 import type { Member, Organization } from '../../options.js'
+import { isSuspended } from '../../services/members.js'
 
 export function listOrganizations() {
   return defineEndpoint({
@@ -22,7 +23,8 @@ export function listOrganizations() {
         ],
         join: { organization: { model: 'organization', on: { field: 'organizationId', references: 'id' } } },
       })
-      return rows.flatMap((row): Organization[] => (row.organization ? [row.organization] : []))
+      // A suspended membership (docs/scim.md#suspension) is no way into the organization: not listed either.
+      return rows.flatMap((row): Organization[] => (row.organization && !isSuspended(row) ? [row.organization] : []))
     },
   })
 }
