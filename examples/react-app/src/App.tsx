@@ -14,6 +14,7 @@ import { ConsentPage, LoginPage } from './pages/oidc-pages.js'
 import { AcceptInvitationPage, OrganizationsPage } from './pages/organization-pages.js'
 import { SecurityPage } from './pages/security-pages.js'
 import { SOCIAL_ERRORS } from './pages/social.js'
+import { SSO_ERRORS, SsoSignInPage } from './pages/sso-pages.js'
 import { TwoFactorPage } from './pages/two-factor-pages.js'
 import { Link, navigate, useLocation } from './router.js'
 
@@ -42,7 +43,7 @@ export function App() {
       <main>
         {redirectError && path !== '/reset-password' ? (
           <p role="alert" className="error">
-            {REDIRECT_ERRORS[redirectError] ?? SOCIAL_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
+            {REDIRECT_ERRORS[redirectError] ?? SOCIAL_ERRORS[redirectError] ?? SSO_ERRORS[redirectError] ?? `Something went wrong (${redirectError}).`}
           </p>
         ) : null}
         {isPending ? <p>Loading…</p> : <Page path={path} query={query} session={session ?? null} />}
@@ -64,6 +65,9 @@ function Page({ path, query, session }: { path: string; query: URLSearchParams; 
       return <SignUpPage />
     case '/sign-in':
       return <SignInPage />
+    // Single sign-on through the organization's identity provider (docs/sso.md#signing-in).
+    case '/sso':
+      return <SsoSignInPage />
     case '/forgot-password':
       return <ForgotPasswordPage />
     case '/reset-password':

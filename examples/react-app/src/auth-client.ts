@@ -10,10 +10,13 @@ import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { passkeyClient } from '@gatehouse/passkey/client'
 import { createAuthClient } from '@gatehouse/react'
+import { ssoClient } from '@gatehouse/sso/client'
 import { twoFactorClient } from '@gatehouse/two-factor/client'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
-export const client = createAuthClient<ExampleAuth>({ plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient()] })
+export const client = createAuthClient<ExampleAuth>({
+  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient()],
+})
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

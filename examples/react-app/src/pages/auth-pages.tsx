@@ -1,6 +1,6 @@
 /**
- * Signing up, in and out of the account: sign-up, sign-in, forgot and reset
- * password. Each form calls one client function and shows the server's
+ * Signing up, in and out of the account: sign-up, sign-in (password,
+ * passkey, mailed link, single sign-on, social), forgot and reset password. Each form calls one client function and shows the server's
  * message when it fails ("Invalid email or password", "User already exists").
  */
 import { isTwoFactorRedirect } from '@gatehouse/two-factor/client'
@@ -88,7 +88,8 @@ export function SignInPage() {
       <MagicLinkForm callbackURL={nextPath(query)} />
       <SocialButtons callbackURL={nextPath(query)} errorCallbackURL="/sign-in" />
       <p>
-        <Link to="/forgot-password">Forgot your password?</Link> · <Link to={`/sign-up${query.size ? `?${query}` : ''}`}>Create an account</Link>
+        <Link to="/forgot-password">Forgot your password?</Link> · <Link to={`/sign-up${query.size ? `?${query}` : ''}`}>Create an account</Link> ·{' '}
+        <Link to={`/sso${query.size ? `?${query}` : ''}`}>Sign in with SSO</Link>
       </p>
     </section>
   )

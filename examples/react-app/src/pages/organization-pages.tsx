@@ -1,6 +1,7 @@
 /**
  * Organizations: the caller's list with create and switch, the active one
- * with its members (roles, removal), invitations and teams, and the page a
+ * with its members (roles, removal), invitations, teams and, for its owners
+ * and admins, single sign-on providers (sso-pages.tsx), and the page a
  * mailed invitation link opens. The hooks share one store with the rest of
  * the app: switching the active organization reloads every view of it.
  */
@@ -8,6 +9,7 @@ import { useEffect, useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
 import { Link, navigate } from '../router.js'
+import { SsoSettings } from './sso-pages.js'
 
 const ROLES = ['member', 'admin', 'owner'] as const
 
@@ -196,6 +198,8 @@ function ActiveOrganization({ session }: { session: SessionData }) {
           <Status action={team} />
         </form>
       ) : null}
+
+      {canManage ? <SsoSettings organizationId={organization.id} /> : null}
     </section>
   )
 }
