@@ -61,6 +61,9 @@ export interface ResolvedSsoOptions {
 }
 
 export const DEFAULT_PROVIDERS_LIMIT = 10
+/** Five minutes: the most skew an assertion's validity window may be stretched by. */
+export const MAX_SAML_CLOCK_SKEW_MS = 300_000
+
 export const DEFAULT_SAML_CLOCK_SKEW_MS = 60_000
 
 /**
@@ -71,7 +74,10 @@ export function resolveOptions(options: SsoOptions = {}): ResolvedSsoOptions {
   const providersLimit = options.providersLimit ?? DEFAULT_PROVIDERS_LIMIT
   if (!Number.isInteger(providersLimit) || providersLimit < 0) throw new Error('sso() providersLimit must be a whole number, 0 or more')
   const clockSkewMs = options.saml?.clockSkewMs ?? DEFAULT_SAML_CLOCK_SKEW_MS
-  if (!Number.isFinite(clockSkewMs) || clockSkewMs < 0) throw new Error('sso() saml.clockSkewMs must be 0 or more milliseconds')
+  // More than a few minutes of tolerance keeps an expired assertion usable; clocks are NTP-synchronised (docs/sso.md#saml-options).
+  if (!Number.isFinite(clockSkewMs) || clockSkewMs < 0 || clockSkewMs > MAX_SAML_CLOCK_SKEW_MS) {
+    throw new Error(`sso() saml.clockSkewMs must be between 0 and ${MAX_SAML_CLOCK_SKEW_MS} milliseconds`)
+  }
   const defaultRole = options.organizationProvisioning?.defaultRole ?? 'member'
   if (defaultRole.trim() === '') throw new Error('sso() organizationProvisioning.defaultRole must name a role')
   return {

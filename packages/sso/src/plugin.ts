@@ -17,6 +17,7 @@ import { definePlugin, type AuthContext, type DatabaseHookContext } from '@gateh
 import { SsoErrors } from './errors.js'
 import { registerSsoOptions, resolveOptions, type SsoOptions } from './options.js'
 import { ssoEndpoints } from './routes/index.js'
+import { SamlErrors } from './saml/errors.js'
 import { ssoSchema } from './schema.js'
 import { organizationDeletionHook } from './services/provider-removal.js'
 
@@ -40,7 +41,8 @@ export function sso(options: SsoOptions = {}) {
     clientHalf: { name: 'ssoClient', from: '@gatehouse/sso/client' },
     schema: ssoSchema,
     endpoints: ssoEndpoints(resolved),
-    errors: SsoErrors,
+    // The SAML logout routes' JSON errors are part of the plugin's catalogue too.
+    errors: { ...SsoErrors, ...SamlErrors },
     init: (ctx: AuthContext) => {
       if (!ctx.plugins.some((plugin) => plugin.id === 'organization')) {
         throw new Error('sso() needs the organization plugin: add organization() to plugins (docs/sso.md#set-up)')
