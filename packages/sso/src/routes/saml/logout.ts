@@ -29,7 +29,7 @@ const body = z.lazy(() => z.object({ callbackURL: z.string().optional() }))
 export const samlLogout = defineEndpoint({
   method: 'POST',
   path: '/sso/saml2/logout/:providerId',
-  body: body.optional(),
+  body: z.lazy(() => body.optional()),
   use: [sessionMiddleware],
   handler: async (ctx) => {
     const provider = await loadSamlProvider(ctx, ctx.params.providerId ?? '')

@@ -60,7 +60,7 @@ export const samlSlo = defineEndpoint({
   method: ['GET', 'POST'],
   path: '/sso/saml2/sp/slo/:providerId',
   query: fields,
-  body: fields.optional(),
+  body: z.lazy(() => fields.optional()),
   metadata: { skipOriginCheck: true, maxBodyBytes: 128 * 1024 },
   handler: async (ctx) => {
     const message: Fields = ctx.method === 'POST' ? (ctx.body ?? {}) : ctx.query
