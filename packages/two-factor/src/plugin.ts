@@ -25,6 +25,7 @@ import { TwoFactorErrors } from './errors.js'
 import { resolveTwoFactorOptions, type TwoFactorOptions } from './options.js'
 import { twoFactorEndpoints } from './routes/index.js'
 import { twoFactorSchema } from './schema.js'
+import { challenged, startPendingSignIn, type FirstFactor } from './services/first-factor.js'
 import { hasRecentProof } from './services/proof.js'
 import { challenge } from './services/sign-in.js'
 import { isEnabled, TRUST_VERSION_LENGTH } from './services/state.js'
@@ -100,6 +101,8 @@ export function twoFactor(options: TwoFactorOptions = {}) {
      * (docs/two-factor.md#for-other-plugins): whether a user has it on, and whether a session passed it
      * with a TOTP or backup code within `proofMaxAge`. The passkey plugin asks before it registers a
      * passkey, which skips the second step, and when a reset ends a two-factor account's passkeys.
+     * A plugin with a first factor of its own (SSO) asks whether a sign-in from this browser takes the
+     * second step, and starts it instead of creating the session (services/first-factor.ts).
      */
     secondFactor: {
       enrolled: async (db: Store, userId: string): Promise<boolean> => {
@@ -107,6 +110,9 @@ export function twoFactor(options: TwoFactorOptions = {}) {
         return user !== null && isEnabled(user)
       },
       proven: (ctx: EndpointContext, sessionId: string): Promise<boolean> => hasRecentProof(ctx, resolved, ctx.db, sessionId),
+      challenged: (ctx: EndpointContext, db: Store, userId: string): Promise<boolean> => challenged(ctx, db, userId),
+      startPendingSignIn: (ctx: EndpointContext, user: User, first: FirstFactor): Promise<void> =>
+        startPendingSignIn(ctx, resolved.pendingMaxAge, user, first),
     },
     databaseHooks: {
       // Only updates: a credential account created later (set-password) belongs to a user who had no

@@ -7,6 +7,7 @@
  * codes an authenticator app would show.
  */
 import { createHmac } from 'node:crypto'
+import type { GatehousePlugin } from '@gatehouse/core'
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { accountAuth, browserAnswer, cookieHeader, PASSWORD, signUp, type BrowserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
@@ -17,12 +18,13 @@ export { BASE, cookieHeader, PASSWORD }
 
 export type TwoFactorAuth = ReturnType<typeof twoFactorAuth>
 
-export function twoFactorAuth(options: Partial<TwoFactorOptions> = {}, core: Parameters<typeof accountAuth>[0] = {}) {
+/** `others`: plugins beside two-factor, reached over HTTP only (the typed `api` knows two-factor's routes). */
+export function twoFactorAuth(options: Partial<TwoFactorOptions> = {}, core: Parameters<typeof accountAuth>[0] = {}, others: readonly GatehousePlugin[] = []) {
   const otps: TwoFactorOTPMail[] = []
   const lockouts: TwoFactorLockout[] = []
   const auth = accountAuth({
     ...core,
-    plugins: [twoFactor({ otpOptions: { sendOTP: (mail) => void otps.push(mail) }, onLockout: (notice) => void lockouts.push(notice), ...options })],
+    plugins: [twoFactor({ otpOptions: { sendOTP: (mail) => void otps.push(mail) }, onLockout: (notice) => void lockouts.push(notice), ...options }), ...others],
   })
   return Object.assign(auth, { otps, lockouts, lastOtp: () => otps[otps.length - 1]?.otp ?? '' })
 }

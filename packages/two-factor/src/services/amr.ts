@@ -4,14 +4,23 @@
  * RFC 8176 values (docs/two-factor.md#how-the-session-records-the-second-factor).
  * Passing the second factor adds `otp` (RFC 8176 §2: a one-time password; a TOTP
  * code, an emailed code and a single-use backup code all are one) and `mfa`
- * (more than one factor), to the first factor's own value (`pwd` for a password).
+ * (more than one factor), to the first factor's own value (`pwd` for a password,
+ * `fed` for an SSO sign-in: services/first-factor.ts).
  */
-
-/** What a sign-in completed by the second step records: the password, then the one-time code. */
-export const SIGN_IN_AMR: readonly string[] = ['pwd', 'otp', 'mfa']
 
 /** What passing the second factor adds to a session's `amr`. */
 export const SECOND_FACTOR_AMR: readonly string[] = ['otp', 'mfa']
+
+/**
+ * What a sign-in completed by the second step records: the first factor, then the one-time code.
+ *
+ * @example
+ * signInAmr(['pwd']) // ['pwd', 'otp', 'mfa']
+ * signInAmr(['fed']) // ['fed', 'otp', 'mfa']
+ */
+export function signInAmr(firstFactor: readonly string[]): string[] {
+  return [...new Set([...firstFactor, ...SECOND_FACTOR_AMR])]
+}
 
 /**
  * The stored `amr` text with `values` added, each once, in order.
