@@ -76,6 +76,8 @@ export const SsoErrors = defineErrors({
   PROVIDER_DOMAIN_NOT_VERIFIED: { status: 400, message: 'Provider domain has not been verified' },
   OIDC_NOT_CONFIGURED: { status: 400, message: 'OIDC provider is not configured' },
   SAML_NOT_CONFIGURED: { status: 400, message: 'SAML provider is not configured' },
+  // The second step (two-factor) of a sign-in whose provider was deleted since the IdP's answer (services/provider-removal.ts).
+  SSO_PROVIDER_GONE: { status: 401, message: 'The single sign-on provider of this sign-in no longer exists. Sign in again' },
 })
 
 export type SsoErrorCode = keyof typeof SsoErrors

@@ -19,7 +19,7 @@ import { registerSsoOptions, resolveOptions, type SsoOptions } from './options.j
 import { ssoEndpoints } from './routes/index.js'
 import { SamlErrors } from './saml/errors.js'
 import { ssoSchema } from './schema.js'
-import { organizationDeletionHook } from './services/provider-removal.js'
+import { organizationDeletionHook, providerSessionGuard } from './services/provider-removal.js'
 
 const DOMAIN_PATHS = new Set(['/sso/request-domain-verification', '/sso/verify-domain'])
 
@@ -50,8 +50,12 @@ export function sso(options: SsoOptions = {}) {
       registerSsoOptions(ctx, resolved)
       initialized = ctx
     },
-    // Deleting an organization removes its providers with their accounts and sessions first, in the same transaction.
-    databaseHooks: { organization: { delete: { before: organizationDeletionHook(authFor) } } },
+    databaseHooks: {
+      // Deleting an organization removes its providers with their accounts and sessions first, in the same transaction.
+      organization: { delete: { before: organizationDeletionHook(authFor) } },
+      // A session names its provider only while the provider exists (a second step may come after its deletion).
+      session: { create: { before: providerSessionGuard(authFor) } },
+    },
     rateLimit: [
       // Each call starts a flow: state rows, and for OIDC a discovery fetch when not cached.
       { pathMatcher: (path: string) => path === '/sign-in/sso', window: 10, max: 5 },

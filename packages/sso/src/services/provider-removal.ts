@@ -13,9 +13,15 @@
  * users stay. Sessions go through core's `deleteSessions`, so their copies in
  * secondary storage go too; if that storage is down the deletion answers
  * 503 and nothing is deleted.
+ *
+ * A session created later cannot name a deleted provider either
+ * ({@link providerSessionGuard}): the sign-in checks its provider under a
+ * lock, but with the provider's two-factor policy `require` the session is
+ * created minutes later, by the second step.
  */
-import { deleteSessions, type AuthContext, type DatabaseHookContext, type Row, type Store } from '@gatehouse/core'
+import { AuthError, deleteSessions, type AuthContext, type DatabaseHookContext, type Row, type Store } from '@gatehouse/core'
 import { deleteChallenges } from '../domains/challenge-token.js'
+import { SsoErrors } from '../errors.js'
 import type { ProviderRow } from '../schema.js'
 
 /**
@@ -46,5 +52,30 @@ export function organizationDeletionHook(authFor: (ctx: DatabaseHookContext) => 
     const db = ctx.db ?? auth.db
     const providers = await db.findMany<ProviderRow & Row>({ model: 'ssoProvider', where: { field: 'organizationId', value: String(row.id) } })
     for (const provider of providers) await removeProvider(auth, db, provider)
+  }
+}
+
+/**
+ * The database hook before a session row is created: a session naming a
+ * provider (`ssoProviderId`) only while that provider exists, read under a
+ * lock of its row in the session's transaction. A deletion holds the same
+ * lock while it collects the provider's sessions, so either it sees this
+ * session and ends it, or this sees no provider and refuses (401
+ * `SSO_PROVIDER_GONE`). It matters for the second step of a sign-in
+ * (two-factor, docs/sso.md#two-factor): the code may come minutes after the
+ * IdP's answer, and the organization may have deleted the provider since,
+ * having stopped trusting it. The SSO sign-in itself already holds that lock.
+ *
+ * @example
+ * databaseHooks: { session: { create: { before: providerSessionGuard(authFor) } } }
+ */
+export function providerSessionGuard(authFor: (ctx: DatabaseHookContext) => AuthContext | undefined) {
+  return async (data: Row, ctx: DatabaseHookContext): Promise<void> => {
+    const providerId = data.ssoProviderId
+    if (typeof providerId !== 'string') return
+    const db = ctx.db ?? authFor(ctx)?.db
+    if (!db) return
+    const provider = await db.lock({ model: 'ssoProvider', where: { field: 'providerId', value: providerId } })
+    if (!provider) throw new AuthError(SsoErrors.SSO_PROVIDER_GONE)
   }
 }
