@@ -13,4 +13,13 @@ describe('resolveOptions', () => {
     expect(resolveOptions({}).domainVerification.required).toBe(true)
     expect(resolveOptions({ domainVerification: { required: false } }).domainVerification.required).toBe(false)
   })
+
+  it('twoFactorPage: none by default; a path on this site, never another site', () => {
+    expect(resolveOptions({}).twoFactorPage).toBeNull()
+    expect(resolveOptions({ twoFactorPage: '/two-factor' }).twoFactorPage).toBe('/two-factor')
+    expect(resolveOptions({ twoFactorPage: '/sign-in?step=code' }).twoFactorPage).toBe('/sign-in?step=code')
+    for (const page of ['two-factor', '//evil.example/two-factor', '/\\evil.example', 'https://evil.example/two-factor', '/two factor', '']) {
+      expect(() => resolveOptions({ twoFactorPage: page }), page).toThrow(/twoFactorPage must be a path on this site/)
+    }
+  })
 })

@@ -3,7 +3,9 @@
  * What `sso(options)` accepts, and its defaults (docs/sso.md#options): ten
  * providers per organization, domain verification required before anyone
  * signs in through a provider, new members get `member`, IdP-initiated SAML
- * off, a minute of clock skew for SAML conditions. Options are resolved once,
+ * off, a minute of clock skew for SAML conditions, no two-factor page (so a
+ * provider's `require` policy refuses a two-factor user: docs/sso.md#two-factor).
+ * Options are resolved once,
  * when the plugin is made; routes and services read the resolved object at
  * run time.
  */
@@ -44,6 +46,14 @@ export interface SsoOptions {
   } | undefined
   /** No user is created by an SSO sign-in unless it asked (`requestSignUp: true` on /sign-in/sso). Default false. */
   readonly disableImplicitSignUp?: boolean | undefined
+  /**
+   * The app's page for the second step of a sign-in (`'/two-factor'`), a path on this site. An SSO
+   * sign-in through a provider whose `twoFactor` policy is `require`, of a user with two-factor on, ends
+   * there with `?callbackURL=<where the sign-in lands>` instead of in a session; the page verifies the
+   * code (POST /two-factor/verify-totp...) and then goes to `callbackURL`. Without it, such a sign-in is
+   * refused with `two_factor_required` (docs/sso.md#two-factor).
+   */
+  readonly twoFactorPage?: string | undefined
   readonly saml?: {
     /** Accept responses no AuthnRequest of ours asked for. Default false (docs/sso.md#idp-initiated-sign-in). */
     readonly allowIdpInitiated?: boolean | undefined
@@ -57,6 +67,7 @@ export interface ResolvedSsoOptions {
   readonly domainVerification: { readonly required: boolean; readonly resolveTxt: ResolveTxt }
   readonly organizationProvisioning: { readonly defaultRole: string; readonly roleMapping: RoleMapping | null }
   readonly disableImplicitSignUp: boolean
+  readonly twoFactorPage: string | null
   readonly saml: { readonly allowIdpInitiated: boolean; readonly clockSkewMs: number }
 }
 
@@ -65,6 +76,9 @@ export const DEFAULT_PROVIDERS_LIMIT = 10
 export const MAX_SAML_CLOCK_SKEW_MS = 300_000
 
 export const DEFAULT_SAML_CLOCK_SKEW_MS = 60_000
+
+/** A path on this site: one leading slash (not `//host`, which browsers read as another site), no backslash or space. */
+const SITE_PATH = /^\/(?![/\\])[^\s\\]*$/
 
 /**
  * @example
@@ -80,6 +94,9 @@ export function resolveOptions(options: SsoOptions = {}): ResolvedSsoOptions {
   }
   const defaultRole = options.organizationProvisioning?.defaultRole ?? 'member'
   if (defaultRole.trim() === '') throw new Error('sso() organizationProvisioning.defaultRole must name a role')
+  // A path, not a URL: the page is the app's own, and a redirect target taken from options must not lead off the site.
+  const twoFactorPage = options.twoFactorPage ?? null
+  if (twoFactorPage !== null && !SITE_PATH.test(twoFactorPage)) throw new Error('sso() twoFactorPage must be a path on this site, such as "/two-factor"')
   return {
     providersLimit,
     domainVerification: {
@@ -88,6 +105,7 @@ export function resolveOptions(options: SsoOptions = {}): ResolvedSsoOptions {
     },
     organizationProvisioning: { defaultRole, roleMapping: options.organizationProvisioning?.roleMapping ?? null },
     disableImplicitSignUp: options.disableImplicitSignUp ?? false,
+    twoFactorPage,
     saml: { allowIdpInitiated: options.saml?.allowIdpInitiated ?? false, clockSkewMs },
   }
 }

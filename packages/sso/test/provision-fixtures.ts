@@ -3,7 +3,8 @@
  * admin() (bans) and two-factor() beside a test plugin whose one endpoint
  * plays the callback (it hands a profile to `completeSsoSignIn`, as the OIDC
  * callback and the SAML completion step do), organizations with a provider
- * verified through the real routes, and readers of what a sign-in wrote.
+ * verified through the real routes, readers of what a sign-in wrote, and
+ * two-factor set up through its routes for the second step of `require`.
  */
 import { defineEndpoint, definePlugin, type DatabaseHooks, type GatehouseOptions, type GatehousePlugin, type Row } from '@gatehouse/core'
 import { organization, type OrganizationOptions } from '@gatehouse/organization'
@@ -11,14 +12,15 @@ import { twoFactor } from '@gatehouse/two-factor'
 import { expect } from 'vitest'
 import { z } from 'zod'
 import { admin } from '../../admin/src/index.js'
-import { accountAuth, authed, cookieHeader } from '../../core/test/accounts.js'
+import { accountAuth, authed, cookieHeader, PASSWORD } from '../../core/test/accounts.js'
+import { appCode, secretOf } from '../../two-factor/test/fixtures.js'
 import { challengeName } from '../src/domains/dns-challenge.js'
 import type { SsoOptions } from '../src/options.js'
 import { sso } from '../src/plugin.js'
 import { completeSsoSignIn } from '../src/services/provision.js'
 import { findProvider, readProvider } from '../src/services/provider-secrets.js'
 import type { SsoLanding, SsoProfile, StoredProvider } from '../src/types.js'
-import { createOrg, makeZone, newUser, oidcRegistration, post } from './management-fixtures.js'
+import { createOrg, makeZone, newUser, oidcRegistration, post, type TestUser } from './management-fixtures.js'
 
 export const LANDING: SsoLanding = { callbackURL: '/dashboard', errorURL: '/sign-in', newUserURL: '/welcome', requestSignUp: false }
 
@@ -89,17 +91,54 @@ export interface Landed {
   readonly location: string
   readonly error: string | null
   readonly cookie: string
+  /** The names of the cookies set (not cleared), without the `gatehouse.` prefix. */
+  readonly cookiesSet: string[]
 }
 
-export async function complete(auth: ProvisionAuth, providerId: string, signed: SsoProfile, extra: { landing?: Partial<SsoLanding>; provider?: StoredProvider } = {}): Promise<Landed> {
-  const response = await auth.handler(authed('/api/auth/sso-test/complete', '', { json: { providerId, profile: signed, ...extra } }))
+function setCookieNames(response: Response): string[] {
+  return response.headers
+    .getSetCookie()
+    .filter((line) => !/Max-Age=0/.test(line))
+    .map((line) => (line.split('=')[0] ?? '').replace(/^(__Secure-)?gatehouse\./, ''))
+}
+
+/** `cookie`: what the browser already holds (a trust cookie). */
+export async function complete(
+  auth: ProvisionAuth,
+  providerId: string,
+  signed: SsoProfile,
+  extra: { landing?: Partial<SsoLanding>; provider?: StoredProvider; cookie?: string } = {},
+): Promise<Landed> {
+  const { cookie = '', ...body } = extra
+  const response = await auth.handler(authed('/api/auth/sso-test/complete', cookie, { json: { providerId, profile: signed, ...body } }))
   const location = response.headers.get('location') ?? ''
   return {
     status: response.status,
     location,
     error: new URL(location, 'http://localhost:3000').searchParams.get('error'),
     cookie: cookieHeader(response),
+    cookiesSet: setCookieNames(response),
   }
+}
+
+/** POST to a core or two-factor route (`/two-factor/verify-totp`) with the browser's cookies. */
+export async function call(auth: ProvisionAuth, path: string, cookie: string, json: unknown = {}) {
+  const response = await auth.handler(authed(`/api/auth${path}`, cookie, { json }))
+  const text = await response.text()
+  // Response bodies are JSON of unknown shape; tests assert on them.
+  const body: any = text ? JSON.parse(text) : null
+  return { status: response.status, body, cookie: cookieHeader(response, cookie), cookiesSet: setCookieNames(response) }
+}
+
+/** Turns two-factor on for `user` through its routes (enable, then a first code); the clock then moves one period on. */
+export async function enrollTwoFactor(auth: ProvisionAuth, user: TestUser): Promise<{ secret: Uint8Array; code: () => string }> {
+  const enabled = await call(auth, '/two-factor/enable', user.cookie, { password: PASSWORD })
+  if (enabled.status !== 200) throw new Error(`enable failed: ${JSON.stringify(enabled.body)}`)
+  const secret = secretOf(enabled.body.totpURI)
+  const confirmed = await call(auth, '/two-factor/verify-totp', user.cookie, { code: appCode(secret, auth.clock.now()) })
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${JSON.stringify(confirmed.body)}`)
+  auth.clock.advance(30_000)
+  return { secret, code: () => appCode(secret, auth.clock.now()) }
 }
 
 export async function sessionUser(auth: ProvisionAuth, cookie: string) {

@@ -4,15 +4,17 @@
  * the session column; a just-in-time sign-in writes user, account, member
  * and session together; concurrent first sign-ins of one person make one
  * user; a refusal inside the transaction (a ban, a full organization) leaves
- * nothing behind. And the plugin refuses to start without organization().
+ * nothing behind; a provider's `require` policy holds the session for the
+ * second step, whose session names the provider only while it exists. And the
+ * plugin refuses to start without organization().
  */
 import { createAuth, runMigrations } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
 import { sso } from '../src/plugin.js'
-import { newUser } from './management-fixtures.js'
-import { complete, organizationWithProvider, profile, provisionAuth, rows, sessionUser, type ProvisionAuth } from './provision-fixtures.js'
+import { newUser, post } from './management-fixtures.js'
+import { call, complete, enrollTwoFactor, organizationWithProvider, profile, provisionAuth, rows, sessionUser, type ProvisionAuth } from './provision-fixtures.js'
 
 for (const { dialect, enabled } of backendDialects) {
   describe.skipIf(!enabled)(`sso sign-in on ${dialect}`, () => {
@@ -21,7 +23,7 @@ for (const { dialect, enabled } of backendDialects) {
 
     beforeAll(async () => {
       backend = await createTestBackend(dialect)
-      auth = provisionAuth({ core: { database: backend.factory }, organization: { membershipLimit: 3 } })
+      auth = provisionAuth({ core: { database: backend.factory }, organization: { membershipLimit: 3 }, sso: { twoFactorPage: '/two-factor' } })
       expect((await runMigrations(auth)).applied).toBe(true)
     })
     afterAll(async () => {
@@ -65,6 +67,25 @@ for (const { dialect, enabled } of backendDialects) {
       expect((await complete(auth, 'acme', profile(`cy@${dialect}.test`))).error).toBeNull()
       expect((await complete(auth, 'acme', profile(`dee@${dialect}.test`))).error).toBe('organization_membership_limit_reached')
       expect((await rows(auth, `dee@${dialect}.test`)).user).toBeNull()
+    })
+
+    it("'require': the code creates the session (fed otp mfa) under the provider's lock; after the provider's deletion, none", async () => {
+      const auth = ready()
+      const domain = `strict-${dialect}.test`
+      const { owner } = await organizationWithProvider(auth, { providerId: 'strict', domain, twoFactor: 'require' })
+      const ada = await newUser(auth, { email: `ada@${domain}` })
+      const { code } = await enrollTwoFactor(auth, ada)
+
+      const landed = await complete(auth, 'strict', profile(ada.email))
+      expect(landed).toMatchObject({ status: 302, location: '/two-factor?callbackURL=%2Fdashboard', cookiesSet: ['two_factor'] })
+      expect((await call(auth, '/two-factor/verify-totp', landed.cookie, { code: code() })).status).toBe(200)
+      expect((await rows(auth, ada.email)).sessions.filter((session) => session.ssoProviderId === 'strict')).toMatchObject([{ amr: 'fed otp mfa' }])
+
+      auth.clock.advance(30_000)
+      const again = await complete(auth, 'strict', profile(ada.email))
+      expect((await post(auth, 'delete-provider', owner, { providerId: 'strict' })).status).toBe(200)
+      expect((await call(auth, '/two-factor/verify-totp', again.cookie, { code: code() })).body).toMatchObject({ code: 'SSO_PROVIDER_GONE' })
+      expect((await rows(auth, ada.email)).sessions.filter((session) => session.ssoProviderId === 'strict')).toEqual([])
     })
   })
 }

@@ -6,8 +6,8 @@
  * Covered: the domain rules (another domain, an unverified domain, existing
  * users before verification), just-in-time users and their membership and
  * role, linking, the proof of the mailbox, bans, the credential version,
- * sign-up off, the membership limit, the two-factor policy, a provider
- * changed under the flow, and concurrent first sign-ins.
+ * sign-up off, the membership limit, a provider changed under the flow, and
+ * concurrent first sign-ins. The two-factor policy: provision-two-factor.test.ts.
  */
 import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
@@ -234,23 +234,6 @@ describe('what else refuses a session', () => {
     expect(stored.accounts.map((account) => account.providerId)).toEqual(['credential'])
     expect(stored.sessions.filter((session) => session.ssoProviderId !== null)).toEqual([])
     expect(stored.user?.id).toBe(existing.id)
-  })
-
-  it("the provider's two-factor policy: 'require' refuses a user with two-factor on, 'skip' signs them in", async () => {
-    const auth = provisionAuth()
-    await organizationWithProvider(auth, { providerId: 'strict', domain: 'strict.test', twoFactor: 'require' })
-    await organizationWithProvider(auth, { providerId: 'relaxed', domain: 'relaxed.test' })
-    const { db } = await auth.$context
-    for (const email of ['ada@strict.test', 'ada@relaxed.test']) {
-      const user = await newUser(auth, { email })
-      await db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { twoFactorEnabled: true } })
-    }
-    expect((await complete(auth, 'strict', profile('ada@strict.test'))).error).toBe('two_factor_required')
-    expect((await complete(auth, 'relaxed', profile('ada@relaxed.test'))).error).toBeNull()
-    // 'require' asks nothing of a user without two-factor, nor of a new one.
-    await newUser(auth, { email: 'bo@strict.test' })
-    expect((await complete(auth, 'strict', profile('bo@strict.test'))).error).toBeNull()
-    expect((await complete(auth, 'strict', profile('new@strict.test'))).location).toBe('/welcome')
   })
 
   it('errors land on errorURL, else on the error page', async () => {

@@ -34,7 +34,10 @@
  *    (owner above all) must not be rewritten by a group claim at each sign-in,
  *    which could also leave an organization without an owner. Syncing roles
  *    from the IdP is the application's to do, in an organization hook.
- * 7. Two-factor: see {@link twoFactorRefusal}.
+ * 7. Two-factor: see {@link twoFactorStep}. With the provider's policy
+ *    `require`, a user with Gatehouse's two-factor on gets no session here:
+ *    the writes above commit, the two-factor plugin's pending sign-in starts,
+ *    and the browser goes to `twoFactorPage`; the code creates the session.
  *
  * Everything that writes (user, account, proof of the mailbox, member,
  * session) happens in one transaction, which first locks the provider row
@@ -49,10 +52,12 @@
  * finds the winner's rows.
  *
  * The answer is always a redirect: to `newUserURL` (a new user) or
- * `callbackURL`, or to `errorURL` (else core's error page) with
- * `?error=<code>` (`SsoSignInErrorCode`).
+ * `callbackURL`; to `twoFactorPage?callbackURL=<that landing>` for the second
+ * step; or to `errorURL` (else core's error page) with `?error=<code>`
+ * (`SsoSignInErrorCode`).
  */
 import {
+  appendQueryParam,
   createSession,
   errorRedirect,
   isAuthError,
@@ -60,6 +65,7 @@ import {
   mirrorSession,
   normalizeEmail,
   proveMailbox,
+  requireCredentialVersion,
   setSessionCookies,
   type CreatedSession,
   type EndpointContext,
@@ -74,6 +80,7 @@ import type { ProviderRow } from '../schema.js'
 import type { SsoLanding, SsoProfile, StoredProvider } from '../types.js'
 import { organizationAuthority } from './access.js'
 import { mappedRoles } from './role-mapping.js'
+import { secondStepOf, type SecondStep } from './second-factor.js'
 
 /** How many times a sign-in starts over after losing a create race. */
 const ATTEMPTS = 3
@@ -98,7 +105,16 @@ type Plan =
   | { readonly kind: 'link'; readonly user: User }
   | { readonly kind: 'create' }
 
-type Outcome = { readonly ok: true; readonly session: CreatedSession; readonly isNewUser: boolean } | { readonly ok: false; readonly code: string }
+/** The user and the page of a sign-in that waits for Gatehouse's second factor. */
+interface PendingSecondStep {
+  readonly step: SecondStep
+  readonly page: string
+}
+
+type Outcome =
+  | { readonly ok: true; readonly session: CreatedSession; readonly isNewUser: boolean }
+  | { readonly ok: true; readonly secondStep: PendingSecondStep; readonly user: User; readonly isNewUser: boolean }
+  | { readonly ok: false; readonly code: string }
 
 /**
  * Signs `profile` in through `provider` and answers the redirect that ends
@@ -113,6 +129,15 @@ export async function completeSsoSignIn(ctx: EndpointContext, provider: StoredPr
   let outcome: Outcome
   try {
     outcome = await signIn(ctx, ssoOptionsOf(ctx.auth), provider, profile, landing)
+    if (outcome.ok && 'secondStep' in outcome) {
+      // After the commit: the pending cookie must not name a sign-in whose writes rolled back.
+      await outcome.secondStep.step.startPendingSignIn(ctx, outcome.user, {
+        amr: ['fed'],
+        sessionFields: { ssoProviderId: provider.providerId },
+        // An SSO sign-in has no remember-me choice, as below.
+        rememberMe: true,
+      })
+    }
   } catch (error) {
     // Even a database fault ends in a redirect, not a JSON 500 in the middle of a browser flow.
     ctx.logger.error('sso sign-in failed', { providerId: provider.providerId, error: error instanceof Error ? error.name : typeof error })
@@ -122,10 +147,13 @@ export async function completeSsoSignIn(ctx: EndpointContext, provider: StoredPr
     ctx.logger.info('sso sign-in refused', { providerId: provider.providerId, code: outcome.code })
     return errorRedirect(ctx, outcome.code, landing.errorURL)
   }
+  const target = outcome.isNewUser && landing.newUserURL ? landing.newUserURL : landing.callbackURL
+  // The page verifies the code (the pending cookie says whose), then goes on to where the sign-in lands.
+  if ('secondStep' in outcome) return ctx.redirect(appendQueryParam(outcome.secondStep.page, 'callbackURL', target))
   await mirrorSession(ctx.auth, outcome.session)
   // An SSO sign-in has no remember-me choice: a do-not-remember cookie of an earlier sign-in does not carry over.
   setSessionCookies(ctx, outcome.session, { dontRemember: false })
-  return ctx.redirect(outcome.isNewUser && landing.newUserURL ? landing.newUserURL : landing.callbackURL)
+  return ctx.redirect(target)
 }
 
 async function signIn(
@@ -145,12 +173,8 @@ async function signIn(
     const plan = await planSignIn(ctx, provider, profile, email)
     if ('code' in plan) return { ok: false, code: plan.code }
     if (plan.kind === 'create' && options.disableImplicitSignUp && !landing.requestSignUp) return { ok: false, code: 'signup_disabled' }
-    if (plan.kind !== 'create') {
-      const refusal = await twoFactorRefusal(ctx, provider, plan.user)
-      if (refusal) return { ok: false, code: refusal }
-    }
     try {
-      return await ctx.db.transaction((tx) => commit(ctx, tx, { provider, profile, email, roles, plan }))
+      return await ctx.db.transaction((tx) => commit(ctx, tx, { options, provider, profile, email, roles, plan }))
     } catch (error) {
       if (error instanceof Refusal) return { ok: false, code: error.code }
       if (error instanceof StartOver || isUniqueViolation(error)) continue
@@ -188,38 +212,43 @@ async function planSignIn(
 }
 
 /**
- * `two_factor_required` when the provider's policy is `require` and the user
- * has Gatehouse's two-factor on; else null (docs/sso.md#two-factor).
+ * What the provider's two-factor policy asks of this sign-in, inside its
+ * transaction once the user is provisioned (docs/sso.md#two-factor): null to
+ * sign in now, the second step to start, or a refusal.
  *
- * Why a refusal and not the second step: the two-factor plugin's pending
- * sign-in is made for the password sign-in. Its pending cookie records the
- * first factor as a password (the session's `amr` would then claim `pwd`,
- * which the OpenID Provider hands on to relying parties), and its second
- * step answers JSON to a page that asked by fetch, where an SSO sign-in
- * arrives by a browser redirect. Until the plugin can carry another first
- * factor, `require` keeps two-factor users out of SSO rather than letting
- * SSO skip their second factor; `skip` (the default) trusts the IdP's own
- * authentication.
+ * - `skip` (the default): nothing; the IdP's own authentication is trusted.
+ * - `require`, with the two-factor plugin: the second step when the two-factor
+ *   plugin says this browser must pass it (two-factor on, and no live "trust
+ *   this device" cookie: a device the user trusted after a code skips the
+ *   step, as for a password sign-in, docs/two-factor.md#for-other-plugins).
+ *   Without `twoFactorPage` there is nowhere to ask for the code: refused,
+ *   never signed in as if the policy were `skip`.
+ * - `require` without the two-factor plugin: no user can have two-factor on,
+ *   so there is nothing to ask; a user row still saying so (the plugin was
+ *   removed) is refused rather than let through without the factor the
+ *   organization asked for.
  */
-async function twoFactorRefusal(ctx: EndpointContext, provider: StoredProvider, user: User): Promise<SsoSignInErrorCode | null> {
+async function twoFactorStep(ctx: EndpointContext, tx: Store, options: ResolvedSsoOptions, provider: StoredProvider, user: User): Promise<PendingSecondStep | null> {
   if (provider.twoFactor !== 'require') return null
-  const plugin = ctx.auth.plugins.find((candidate) => candidate.id === 'two-factor')
-  const secondFactor = plugin && 'secondFactor' in plugin ? plugin.secondFactor : undefined
-  if (typeof secondFactor !== 'object' || secondFactor === null || !('enrolled' in secondFactor) || typeof secondFactor.enrolled !== 'function') {
-    // No two-factor plugin: the user cannot have it on; a user row saying so anyway is refused.
-    return user.twoFactorEnabled === true ? 'two_factor_required' : null
+  const step = secondStepOf(ctx.auth)
+  if (!step) {
+    if (user.twoFactorEnabled === true) throw new Refusal('two_factor_required')
+    return null
   }
-  // A function, checked just above; its contract is the two-factor plugin's (docs/two-factor.md#for-other-plugins).
-  const enrolled = secondFactor.enrolled as (db: Store, userId: string) => Promise<boolean>
-  return (await enrolled(ctx.db, user.id)) ? 'two_factor_required' : null
+  if (!(await step.challenged(ctx, tx, user.id))) return null
+  if (!options.twoFactorPage) {
+    ctx.logger.error('sso: a provider requires two-factor but sso() has no twoFactorPage', { providerId: provider.providerId })
+    throw new Refusal('two_factor_required')
+  }
+  return { step, page: options.twoFactorPage }
 }
 
 async function commit(
   ctx: EndpointContext,
   tx: Store,
-  input: { provider: StoredProvider; profile: SsoProfile; email: string; roles: readonly string[]; plan: Plan },
+  input: { options: ResolvedSsoOptions; provider: StoredProvider; profile: SsoProfile; email: string; roles: readonly string[]; plan: Plan },
 ): Promise<Outcome> {
-  const { provider, profile, email, roles, plan } = input
+  const { options, provider, profile, email, roles, plan } = input
   // The provider as it is now: deleted, moved to another domain or no longer verified since the flow started, it signs nobody in.
   const locked = await tx.lock<ProviderRow & Row>({ model: 'ssoProvider', where: { field: 'id', value: provider.id } })
   if (!locked || locked.providerId !== provider.providerId || locked.domain !== provider.domain || (locked.domainVerified === true) !== provider.domainVerified) {
@@ -257,6 +286,15 @@ async function commit(
       ctx.logger.error('sso: organizationProvisioning gives a role the organization does not define', { providerId: provider.providerId, roles })
     }
     throw new Refusal(membership.reason === 'limit-reached' ? 'organization_membership_limit_reached' : membership.reason === 'unknown-role' ? 'role_not_found' : 'provider_changed')
+  }
+
+  // A new user cannot have two-factor on yet.
+  const secondStep = isNewUser ? null : await twoFactorStep(ctx, tx, options, provider, user)
+  if (secondStep) {
+    // No session to check it here: the user row must still hold the version read before the IdP's answer was
+    // acted on, as createSession would require; the code's session is then created under that same version.
+    await requireCredentialVersion(tx, user.id, credentialVersion)
+    return { ok: true, secondStep, user, isNewUser }
   }
 
   const session = await createSession(ctx.auth, user, {
