@@ -31,6 +31,7 @@ const ATTRIBUTES: Readonly<Record<ResourceKind, ReadonlySet<string>>> = {
     'locale',
     'timezone',
     'active',
+    'password',
     'emails',
     'phonenumbers',
     'ims',

@@ -12,7 +12,8 @@
  * - paths are resolved case-insensitively and rewritten in the resource's
  *   canonical case, a core schema URN dropped, the enterprise URN spelled as
  *   the library expects; an unknown attribute is 400 `invalidPath`, a
- *   read-only one (`id`, `meta`, `groups`) 400 `mutability`;
+ *   read-only one (`id`, `meta`, `groups`) 400 `mutability`; operations on
+ *   `password` are dropped, as a password in a POST or PUT is ignored;
  * - a group's `members` values are reduced to `{ value }`, so removing
  *   `[{"value":"id"}]` matches a member the resource lists with its
  *   `display` (the library compares whole objects);
@@ -36,6 +37,9 @@ import { isRecord } from './request-body.js'
 export const MAX_OPERATIONS = 1000
 
 const MAX_PATH_LENGTH = 512
+
+/** The canonical path of `password`: its operations are dropped (passwords are never set through SCIM; Okta sends them when password sync is on). */
+const PASSWORD = 'password'
 
 export interface PatchOperation {
   readonly op: 'add' | 'remove' | 'replace'
@@ -84,6 +88,7 @@ function readOperation(kind: ResourceKind, operation: unknown, currentId: string
     return Object.entries(operation.value).flatMap(([key, value]) => pathless(kind, op, key, value, currentId))
   }
   const canonical = canonicalPatchPath(kind, path)
+  if (canonical === PASSWORD) return []
   if (canonical === ENTERPRISE_USER_SCHEMA) return wholeExtension(op, operation.value)
   return [{ op, path: canonical, ...(hasValue ? { value: memberValues(kind, canonical, operation.value) } : {}) }]
 }
@@ -108,6 +113,7 @@ function pathless(kind: ResourceKind, op: 'add' | 'replace', key: string, value:
     throw new ScimError(ScimErrors.MUTABILITY, { message: 'id cannot be changed' })
   }
   const path = canonicalPatchPath(kind, key)
+  if (path === PASSWORD) return []
   if (path === ENTERPRISE_USER_SCHEMA) return wholeExtension(op, value)
   return [{ op, path, value: memberValues(kind, path, value) }]
 }
@@ -130,7 +136,7 @@ export function canonicalPatchPath(kind: ResourceKind, path: string): string {
   if (!canonical || canonical[0] === undefined) throw invalidPath(text)
   const [top, ...rest] = canonical as [string, ...string[]]
   if (READ_ONLY[kind].has(top)) throw new ScimError(ScimErrors.MUTABILITY, { message: `${top} is read-only` })
-  if (top === 'password') throw new ScimError(ScimErrors.MUTABILITY, { message: 'Passwords are not set through SCIM' })
+  if (top === 'password') return PASSWORD
   if (bracket < 0 && top === ENTERPRISE_USER_SCHEMA) return rest.length === 0 ? top : `${top}:${rest.join('.')}`
   if (bracket < 0) return canonical.join('.')
   // A value filter: only on a top-level multi-valued attribute, at most one sub-attribute after it.
