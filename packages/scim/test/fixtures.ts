@@ -10,7 +10,7 @@
  * reads: docs/scim.md#email-verification), so verified domains can be set
  * without the SSO plugin.
  */
-import type { AdapterFactory } from '@gatehouse/core'
+import type { AdapterFactory, GatehousePlugin, RateLimitOptions } from '@gatehouse/core'
 import { organization, type OrganizationOptions } from '@gatehouse/organization'
 import { accountAuth, authed } from '../../core/test/accounts.js'
 import { BASE } from '../../core/test/helpers.js'
@@ -38,13 +38,17 @@ export interface ScimAuthOptions {
   readonly organization?: OrganizationOptions
   readonly database?: AdapterFactory
   readonly ssoStandIn?: boolean
+  /** More plugins, after organization() and scim(). */
+  readonly plugins?: readonly GatehousePlugin[]
+  readonly rateLimit?: RateLimitOptions
 }
 
 export function scimAuth(options: ScimAuthOptions = {}) {
   return accountAuth({
-    plugins: [organization({ teams: { enabled: true }, ...options.organization }), scim(options.scim)],
+    plugins: [organization({ teams: { enabled: true }, ...options.organization }), scim(options.scim), ...(options.plugins ?? [])],
     ...(options.database ? { database: options.database } : {}),
     ...(options.ssoStandIn === false ? {} : { schema: ssoStandIn }),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   })
 }
 
