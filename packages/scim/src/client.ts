@@ -35,7 +35,6 @@ export const scimRoutes = {
       method: 'POST',
       path: '/scim/generate-token',
       output: z.extend(tokenShape, { scimToken: z.string() }),
-      signals: ['scimTokens'],
     },
     listTokens: { endpoint: 'listSCIMTokens', method: 'GET', path: '/scim/list-tokens', output: z.looseObject({ tokens: z.array(tokenShape) }) },
     revokeToken: {
@@ -43,7 +42,6 @@ export const scimRoutes = {
       method: 'POST',
       path: '/scim/revoke-token',
       output: z.looseObject({ success: z.boolean() }),
-      signals: ['scimTokens'],
     },
   },
 } as const satisfies RouteTable
