@@ -11,6 +11,7 @@ import { magicLink } from '../../packages/magic-link/src/index.js'
 import { admin } from '../../packages/admin/src/index.js'
 import { passkey } from '../../packages/passkey/src/index.js'
 import { twoFactor } from '../../packages/two-factor/src/index.js'
+import { sso } from '../../packages/sso/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -49,6 +50,11 @@ const sections = [
     '@gatehouse/two-factor',
     twoFactor(),
     'The verify routes and send-otp act for the pending sign-in of the browser (its `two_factor` cookie) or else the signed-in user (docs/two-factor.md#signing-in).',
+  ),
+  pluginSection(
+    '@gatehouse/sso',
+    sso(),
+    'The management routes need the `sso` action they name in the provider\'s organization (docs/sso.md#who-manages-a-provider). The callback, ACS, completion, HTTP-POST request page and single logout service are reached by the browser or the IdP and end in redirects; their answers and every route\'s errors are in docs/sso.md#routes.',
   ),
 ]
 
