@@ -157,6 +157,25 @@ describe('single sign-on and SCIM meet on one user', () => {
   })
 })
 
+describe('single sign-on and SCIM meet on one user, posted by its email', () => {
+  it("a POST whose userName is the member's email attaches to it; an owner posted as inactive is refused", async () => {
+    const auth = scimAuth()
+    const { dir, org, owner } = await connectedOrg(auth)
+    const { db } = await auth.$context
+    const jit = await db.create<{ id: string }>({ model: 'user', data: { name: 'Jit', email: 'jit2@acme.example', emailVerified: true } })
+    await db.create({ model: 'member', data: { organizationId: org.id, userId: jit.id, role: 'member', teamId: null } })
+    const posted = await dir.post('/Users', { schemas: [USER], userName: 'Jit2@acme.example', active: true })
+    expect(posted.status).toBe(201)
+    expect(posted.body.id).toBe(jit.id)
+    expect(await db.count({ model: 'user', where: { field: 'email', value: 'jit2@acme.example' } })).toBe(1)
+
+    const inactiveOwner = await dir.post('/Users', { schemas: [USER], userName: owner.email, active: false })
+    expect(inactiveOwner.status).toBe(403)
+    expect((await dir.get(`/Users/${owner.id}`)).body.active).toBe(true)
+    expect(await db.count({ model: 'scimUser', where: { field: 'userId', value: owner.id } })).toBe(0)
+  })
+})
+
 describe('email verification', () => {
   it('is true for an address under a domain the organization verified, false elsewhere', async () => {
     const auth = scimAuth()

@@ -27,7 +27,7 @@ import type { ScimUserRow } from '../schema.js'
 import { belongsElsewhere, endAccess } from './end-access.js'
 import { isOwner, organizationAuthority, type OrganizationAuthority } from './organization.js'
 import type { UserInput } from './user-input.js'
-import { findUserView, type UserView } from './user-resource.js'
+import { findUserView, type MemberRow, type UserView } from './user-resource.js'
 import { hasVerifiedDomain } from './verified-domain.js'
 
 export interface WriteContext {
@@ -85,18 +85,20 @@ async function checkUnique(tx: Store, context: WriteContext, input: UserInput, u
 export async function createUser(context: WriteContext, input: UserInput): Promise<string> {
   const authority = organizationAuthority(context.auth)
   return inOrganization(context, async (tx) => {
-    await checkUnique(tx, context, input, null)
     if (!input.email) throw new ScimError(ScimErrors.INVALID_VALUE, { message: 'A user needs an email address: in userName or emails' })
-    const verified = await hasVerifiedDomain(context.auth, tx, context.organizationId, input.email)
     const existing = await tx.findOne<User & Row>({ model: 'user', where: { field: 'email', value: input.email } })
+    // The user this POST would attach to is no conflict with itself (a member answering to its email as userName).
+    await checkUnique(tx, context, input, existing?.id ?? null)
+    const inOrg = { field: 'organizationId', value: context.organizationId }
+    const verified = await hasVerifiedDomain(context.auth, tx, context.organizationId, input.email)
     let user: User & Row
     let createdUser = false
     if (existing) {
-      const member = await tx.findOne({ model: 'member', where: [{ field: 'organizationId', value: context.organizationId }, { field: 'userId', value: existing.id }] })
+      const member = await tx.findOne({ model: 'member', where: [inOrg, { field: 'userId', value: existing.id }] })
       if (member) {
-        const link = await tx.findOne({ model: 'scimUser', where: [{ field: 'organizationId', value: context.organizationId }, { field: 'userId', value: existing.id }] })
         // Already this directory's under another userName: a second resource for one person.
-        if (link) throw taken('The email')
+        const link = await tx.findOne<ScimUserRow>({ model: 'scimUser', where: [inOrg, { field: 'userId', value: existing.id }] })
+        if (link) throw taken(link.userNameKey === input.userName.toLowerCase() ? 'userName' : 'The email')
       } else if (!verified) {
         throw taken('userName')
       }
@@ -118,7 +120,14 @@ export async function createUser(context: WriteContext, input: UserInput): Promi
         createdUser,
       },
     })
-    if (input.active === false) await suspend(tx, context, user.id)
+    const member = await tx.findOne<MemberRow>({ model: 'member', where: [inOrg, { field: 'userId', value: user.id }] })
+    if (member && input.active === false && !member.suspendedAt) {
+      if (isOwner(authority.rules, member)) throw new ScimError(ScimErrors.FORBIDDEN, { message: 'An owner of the organization cannot be deactivated through SCIM' })
+      await suspend(tx, context, user.id)
+    }
+    if (member && input.active === true && member.suspendedAt) {
+      await tx.update({ model: 'member', where: { field: 'id', value: member.id }, update: { suspendedAt: null } })
+    }
     return user.id
   })
 }
