@@ -115,3 +115,19 @@ async function mysqlBackend(url: string): Promise<TestBackend> {
     },
   }
 }
+
+/**
+ * Resolves once another connection waits for a row lock in the backend's
+ * PostgreSQL database (pg_stat_activity): for race tests that hold a lock
+ * open and must act only once the other side is blocked on it, without
+ * sleeping. MariaDB does not list such a waiter reliably in
+ * information_schema.innodb_trx, so these tests run on PostgreSQL.
+ */
+export async function lockWaiter(backend: TestBackend): Promise<void> {
+  if (backend.dialect !== 'postgres') throw new Error('lockWaiter reads pg_stat_activity: PostgreSQL only')
+  const query = CompiledQuery.raw("select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")
+  for (;;) {
+    const { rows } = await backend.db.executeQuery<{ waiting: number }>(query)
+    if ((rows[0]?.waiting ?? 0) > 0) return
+  }
+}

@@ -8,10 +8,10 @@
  * second step, whose session names the provider only while it exists. And the
  * plugin refuses to start without organization().
  */
-import { createAuth, runMigrations } from '@gatehouse/core'
+import { createAuth, createSession, runMigrations, type User } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { backendDialects, createTestBackend, type TestBackend } from '../../core/test/kysely-backends.js'
+import { backendDialects, createTestBackend, lockWaiter, type TestBackend } from '../../core/test/kysely-backends.js'
 import { sso } from '../src/plugin.js'
 import { newUser, post } from './management-fixtures.js'
 import { call, complete, enrollTwoFactor, organizationWithProvider, profile, provisionAuth, rows, sessionUser, type ProvisionAuth } from './provision-fixtures.js'
@@ -86,6 +86,26 @@ for (const { dialect, enabled } of backendDialects) {
       expect((await post(auth, 'delete-provider', owner, { providerId: 'strict' })).status).toBe(200)
       expect((await call(auth, '/two-factor/verify-totp', again.cookie, { code: code() })).body).toMatchObject({ code: 'SSO_PROVIDER_GONE' })
       expect((await rows(auth, ada.email)).sessions.filter((session) => session.ssoProviderId === 'strict')).toEqual([])
+    })
+
+    it.skipIf(dialect !== 'postgres')('an organization deleted while a session naming its provider commits waits for it, then ends it', async () => {
+      const auth = ready()
+      const domain = `race-${dialect}.test`
+      const { owner, org } = await organizationWithProvider(auth, { providerId: 'race', domain })
+      const ada = await newUser(auth, { email: `ada@${domain}` })
+      const ctx = await auth.$context
+      const user = await ctx.db.findOne<User & { id: string }>({ model: 'user', where: { field: 'email', value: ada.email } })
+      if (!user) throw new Error('no user')
+      let deletion: ReturnType<typeof call> | undefined
+      // A session naming the provider, open and uncommitted (a second step completing, say) while the organization goes.
+      await ctx.db.transaction(async (tx) => {
+        await createSession(ctx, user, { db: tx, mirror: false, amr: ['fed'], fields: { ssoProviderId: 'race' } })
+        deletion = call(auth, '/organization/delete', owner.cookie, { organizationId: org.id })
+        // Commit once the deletion waits on the provider's lock, or once it has finished without waiting.
+        await Promise.race([deletion, lockWaiter(backend as TestBackend)])
+      })
+      expect((await deletion)?.status).toBe(200)
+      expect((await rows(auth, ada.email)).sessions.filter((session) => session.ssoProviderId === 'race')).toEqual([])
     })
   })
 }

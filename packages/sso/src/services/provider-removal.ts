@@ -51,7 +51,12 @@ export function organizationDeletionHook(authFor: (ctx: DatabaseHookContext) => 
     if (!auth) return
     const db = ctx.db ?? auth.db
     const providers = await db.findMany<ProviderRow & Row>({ model: 'ssoProvider', where: { field: 'organizationId', value: String(row.id) } })
-    for (const provider of providers) await removeProvider(auth, db, provider)
+    for (const provider of providers) {
+      // The lock a session naming the provider is created under (providerSessionGuard): a session committing
+      // now is waited for and then collected, never left behind by the deletion.
+      const locked = await db.lock<ProviderRow & Row>({ model: 'ssoProvider', where: { field: 'id', value: provider.id } })
+      if (locked) await removeProvider(auth, db, locked)
+    }
   }
 }
 
