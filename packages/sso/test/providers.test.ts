@@ -323,18 +323,21 @@ describe('update and delete', () => {
     )
   })
 
-  it('the SAML identity (entry point, certificate, IdP entity) is locked too, the SP keys are not', async () => {
+  it('the SAML identity (entry point, IdP entity) is locked too; the certificate rotates and the SP keys change', async () => {
     const auth = ssoAuth()
     const r = await roster(auth)
     expect((await post(auth, 'register', r.owner, samlRegistration(r.org.id, 'saml-locked'))).status).toBe(200)
     const { db } = await auth.$context
     await db.create({ model: 'account', data: { providerId: 'saml-locked', accountId: 'nameid-1', userId: r.member.id } })
-    for (const samlConfig of [{ cert: 'MIIBother' }, { entryPoint: 'https://other-idp.test/sso' }, { idpMetadata: { entityID: 'https://other-idp.test' } }]) {
+    for (const samlConfig of [{ entryPoint: 'https://other-idp.test/sso' }, { idpMetadata: { entityID: 'https://other-idp.test' } }]) {
       expect((await post(auth, 'update-provider', r.owner, { providerId: 'saml-locked', samlConfig })).status, JSON.stringify(samlConfig)).toBe(409)
     }
     const keys = await post(auth, 'update-provider', r.owner, { providerId: 'saml-locked', samlConfig: { privateKey: 'new-key', callbackUrl: '/welcome' } })
     expect(keys.status).toBe(200)
     expect(keys.body.samlConfig.callbackUrl).toBe('/welcome')
+    // The IdP's signing certificate rotates before it expires: same IdP, new key.
+    expect((await post(auth, 'update-provider', r.owner, { providerId: 'saml-locked', samlConfig: { cert: 'MIIBrotated' } })).status).toBe(200)
+    expect((await findProvider(db, 'saml-locked'))?.samlConfig).toContain('MIIBrotated')
   })
 
   it('delete removes the provider, its linked accounts, its tokens and the sessions signed in through it, nothing else', async () => {

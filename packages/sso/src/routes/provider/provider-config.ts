@@ -117,7 +117,9 @@ export function checkUrls(
 }
 
 const OIDC_IDENTITY = ['clientId', 'discoveryEndpoint', 'authorizationEndpoint', 'tokenEndpoint', 'userInfoEndpoint', 'jwksEndpoint'] as const
-const SAML_IDENTITY = ['entryPoint', 'cert', 'audience', 'identifierFormat', 'wantAssertionsSigned'] as const
+// Not `cert`: IdPs rotate their signing certificate before it expires, and the entity ID, entry point and metadata
+// staying the same keep the provider pointed at the same IdP (docs/sso.md#updating-a-provider).
+const SAML_IDENTITY = ['entryPoint', 'audience', 'identifierFormat', 'wantAssertionsSigned'] as const
 
 /** JSON with sorted keys: two equal configurations compare equal whatever order their keys were written in. */
 function stable(value: unknown): string {
