@@ -163,6 +163,9 @@ describe.skipIf(missing !== null)(`SSO in the browser${missing ? ` (skipped: ${m
 
     // Grace has an account at the IdP only, and is signed in nowhere in her browser.
     await signUpCookie(idp, 'Grace Hopper', 'grace@acme.test')
+    // Grace proves her address at the IdP: an IdP saying email_verified false is believed, and signs nobody in.
+    const proof = await idp.mailTo('grace@acme.test', 'verify-email')
+    expect((await fetch(proof.url, { redirect: 'manual' })).status).toBeLessThan(400)
     const grace = await newPage()
     await step(grace, 'sso-person-asks-for-sso', async () => {
       await grace.goto('/sign-in')

@@ -4,7 +4,7 @@
  * providers send in other shapes.
  */
 import { describe, expect, it } from 'vitest'
-import { mappedClaims, profileFromClaims } from '../src/oidc/claims.js'
+import { GOOGLE_ISSUER, mappedClaims, profileFromClaims, sharedIssuerRefusal } from '../src/oidc/claims.js'
 
 describe('profileFromClaims', () => {
   it('reads the standard claims by default, keeping every claim in raw', () => {
@@ -63,5 +63,27 @@ describe('mappedClaims', () => {
   it('asks for email, email_verified and name always; image, groups, id and extra fields only when mapped', () => {
     expect(mappedClaims()).toEqual(['email', 'email_verified', 'name'])
     expect(mappedClaims({ id: 'oid', groups: 'roles', extraFields: { department: 'dept' } })).toEqual(['email', 'email_verified', 'name', 'oid', 'roles', 'dept'])
+  })
+})
+
+describe('sharedIssuerRefusal', () => {
+  const profile = (claims: Record<string, unknown>) => {
+    const mapped = profileFromClaims({ sub: '1', email: 'ada@acme.com', ...claims })
+    if (!mapped.ok) throw new Error(mapped.reason)
+    return mapped.profile
+  }
+
+  it('believes an IdP that says the address is not verified, and trusts one that says nothing', () => {
+    expect(sharedIssuerRefusal('https://acme.okta.com', 'acme.com', profile({ email_verified: false }))).toBe('email_not_verified')
+    expect(sharedIssuerRefusal('https://acme.okta.com', 'acme.com', profile({ email_verified: 'false' }))).toBe('email_not_verified')
+    expect(sharedIssuerRefusal('https://acme.okta.com', 'acme.com', profile({}))).toBeNull()
+    expect(sharedIssuerRefusal('https://acme.okta.com', 'acme.com', profile({ email_verified: true }))).toBeNull()
+  })
+
+  it("takes a Google account only with the organization's hosted domain (hd), never a consumer account at a work address", () => {
+    expect(sharedIssuerRefusal(GOOGLE_ISSUER, 'acme.com', profile({ email_verified: true }))).toBe('hosted_domain_mismatch')
+    expect(sharedIssuerRefusal(GOOGLE_ISSUER, 'acme.com', profile({ email_verified: true, hd: 'other.com' }))).toBe('hosted_domain_mismatch')
+    expect(sharedIssuerRefusal(`${GOOGLE_ISSUER}/`, 'acme.com', profile({ email_verified: true }))).toBe('hosted_domain_mismatch')
+    expect(sharedIssuerRefusal(GOOGLE_ISSUER, 'acme.com', profile({ email_verified: true, hd: 'ACME.com' }))).toBeNull()
   })
 })

@@ -70,6 +70,16 @@ describe("this repository's OpenID Provider (@gatehouse/oidc-provider)", () => {
     expect(signUp.status).toBe(200)
     const opUserId = ((await signUp.json()) as { user: { id: string } }).user.id
 
+    // The provider says the address is not verified (email_verified false): anyone could have typed it there.
+    const unverified = await browser.navigate(
+      ((await signInSso(browser, { email: 'ada@acme.test', errorCallbackURL: '/sign-in-failed' })).body.url as string),
+    )
+    expect(unverified.location).toBe(`${BASE}/sign-in-failed?error=email_not_verified`)
+    expect((await rows(auth, 'user')).some((user) => user.email === 'ada@acme.test')).toBe(false)
+    // Ada proves her mailbox at the provider (its own verification, done here in its store).
+    const opStore = (await op.$context).db
+    await opStore.update({ model: 'user', where: [{ field: 'id', value: opUserId }], update: { emailVerified: true } })
+
     const start = await signInSso(browser, { email: 'ada@acme.test', newUserCallbackURL: '/welcome' })
     expect(start.status).toBe(200)
     const authorize = new URL(start.body.url as string)

@@ -90,3 +90,30 @@ function fallbackName(claims: Claims, email: string): string {
   if (parts.length > 0) return parts.join(' ')
   return text(claims.preferred_username) ?? email.slice(0, email.lastIndexOf('@'))
 }
+
+/** Google's issuer: one for every Google account, Workspace or consumer (docs/sso.md#google-workspace). */
+export const GOOGLE_ISSUER = 'https://accounts.google.com'
+
+/**
+ * Why a mapped profile may not sign in through `provider`, or null. Two
+ * rules on top of the domain check provisioning makes:
+ *
+ * - An IdP that says the address is not verified (`email_verified: false`)
+ *   is believed: the address is then only what the user typed at the IdP.
+ *   An IdP that says nothing (Entra ID) is trusted for its own tenant.
+ * - Google's issuer is shared by every Google account, so an address at the
+ *   organization's domain proves nothing by itself: only the `hd` (hosted
+ *   domain) claim says the account is managed by that Workspace. Without it,
+ *   anyone could create a consumer Google account under a work address.
+ *
+ * @example
+ * sharedIssuerRefusal(GOOGLE_ISSUER, 'acme.com', profile) // 'hosted_domain_mismatch' unless profile.raw.hd === 'acme.com'
+ */
+export function sharedIssuerRefusal(issuer: string, domain: string, profile: SsoProfile): 'email_not_verified' | 'hosted_domain_mismatch' | null {
+  if (profile.emailVerified === false) return 'email_not_verified'
+  if (issuer.replace(/\/+$/, '') === GOOGLE_ISSUER) {
+    const hd = typeof profile.raw.hd === 'string' ? profile.raw.hd.toLowerCase() : null
+    if (hd !== domain) return 'hosted_domain_mismatch'
+  }
+  return null
+}

@@ -15,7 +15,7 @@
  * membership and the session are services/provision.ts's.
  */
 import { defineEndpoint, errorRedirect, type EndpointContext } from '@gatehouse/core'
-import { profileFromClaims } from '../../oidc/claims.js'
+import { profileFromClaims, sharedIssuerRefusal } from '../../oidc/claims.js'
 import { discoverOidc } from '../../oidc/discovery.js'
 import { exchangeCode } from '../../oidc/exchange.js'
 import { oidcRedirectURI, providerVersion } from '../../oidc/flow.js'
@@ -75,6 +75,8 @@ async function finish(ctx: EndpointContext, params: URLSearchParams, state: stri
   if (!exchanged.ok) return fail(exchanged.reason === 'provider_error' ? exchanged.error : exchanged.reason)
   const mapped = profileFromClaims(exchanged.claims, provider.oidc.mapping)
   if (!mapped.ok) return fail(mapped.reason)
+  const refusal = sharedIssuerRefusal(provider.oidc.issuer, provider.domain, mapped.profile)
+  if (refusal) return fail(refusal)
   return completeSsoSignIn(ctx, provider, mapped.profile, data.landing)
 }
 
