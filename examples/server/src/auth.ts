@@ -164,8 +164,9 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // (docs/sso.md). The server fetches an IdP's discovery, keys and token endpoint only over https to public
       // addresses, except the exact origins of TRUSTED_ORIGINS: an IdP on this machine (a test's) is named there.
       // An unverified domain routes nobody by email and signs in or links no existing user; it may create new users
-      // (email unverified), so an organization can try its IdP by its slug before publishing the DNS record.
-      sso({ domainVerification: { required: false } }),
+      // (email unverified), so an organization can try its IdP by its slug before publishing the DNS record. A
+      // provider asking for Gatehouse's second factor sends two-factor users to the app's /two-factor page.
+      sso({ domainVerification: { required: false }, twoFactorPage: '/two-factor' }),
     ],
   })
   return auth

@@ -15,9 +15,11 @@ import { Link, useLocation } from '../router.js'
 /** What the SSO callback's `?error=` codes mean to the person (docs/sso.md#sign-in-errors); the app shell shows them. */
 export const SSO_ERRORS: Readonly<Record<string, string>> = {
   email_domain_mismatch: "Your organization's identity provider vouched for an address outside its domain.",
-  domain_not_verified: "An account with this email already exists: it can use single sign-on once the organization's domain is verified.",
+  domain_not_verified: "Your organization's domain is not verified yet: single sign-on opens once an admin verifies it.",
+  account_not_linked: "An account with this email already exists: it can use single sign-on once the organization's domain is verified.",
+  email_not_verified: 'Your identity provider has not verified your email address yet.',
   invalid_email: 'The identity provider did not share a usable email address.',
-  two_factor_required: 'Your organization asks for your second factor: sign in with your password and code instead.',
+  two_factor_required: 'Your organization asks for your second factor, and this app cannot ask for it here: sign in with your password and code instead.',
   organization_membership_limit_reached: 'The organization is full: ask an admin to make room.',
   issuer_mismatch: 'The answer did not come from your organization\'s identity provider. Please try again.',
 }

@@ -11,9 +11,13 @@ import { fields, Status, Submit, useAction } from '../action.js'
 import { client } from '../auth-client.js'
 import { navigate, useLocation } from '../router.js'
 
-/** Where to go once signed in: a same-site path from ?next=, else home. */
+/**
+ * Where to go once signed in: a same-site path from ?next= (the password
+ * sign-in) or ?callbackURL= (a single sign-on whose provider asks for the
+ * second factor, docs/sso.md#two-factor), else home.
+ */
 function nextPath(query: URLSearchParams): string {
-  const next = query.get('next') ?? '/'
+  const next = query.get('next') ?? query.get('callbackURL') ?? '/'
   return next.startsWith('/') && !next.startsWith('//') ? next : '/'
 }
 
