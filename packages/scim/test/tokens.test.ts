@@ -164,6 +164,13 @@ describe('authentication of the /scim/v2 routes', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it('is rate limited per client address and path by the rateLimit option', async () => {
+    const auth = scimAuth({ rateLimit: { enabled: true }, scim: { rateLimit: { window: 10, max: 2 } } })
+    const { token } = await connectedOrg(auth)
+    const call = () => auth.handler(new Request(`${SCIM_BASE}/Users`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '198.51.100.7' } }))
+    expect([(await call()).status, (await call()).status, (await call()).status]).toEqual([200, 200, 429])
+  })
+
   it('serves the discovery documents without a token', async () => {
     const auth = scimAuth()
     for (const path of ['/ServiceProviderConfig', '/Schemas', '/ResourceTypes']) {
