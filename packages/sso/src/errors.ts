@@ -98,6 +98,7 @@ export type SsoSignInErrorCode =
   | 'two_factor_required'
   | 'organization_membership_limit_reached'
   | 'role_not_found'
+  | 'member_suspended'
   | 'provider_changed'
   | 'unable_to_create_user'
   | 'internal_server_error'

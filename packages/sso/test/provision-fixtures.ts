@@ -48,7 +48,14 @@ export const completer: GatehousePlugin = definePlugin({
 })
 
 export function provisionAuth(
-  options: { sso?: SsoOptions; organization?: OrganizationOptions; databaseHooks?: DatabaseHooks; core?: Omit<Partial<GatehouseOptions>, 'plugins'> } = {},
+  options: {
+    sso?: SsoOptions
+    organization?: OrganizationOptions
+    databaseHooks?: DatabaseHooks
+    core?: Omit<Partial<GatehouseOptions>, 'plugins'>
+    /** More plugins after the usual ones (a schema extension, say). */
+    plugins?: readonly GatehousePlugin[]
+  } = {},
 ) {
   const zone = makeZone()
   const auth = accountAuth({
@@ -60,6 +67,7 @@ export function provisionAuth(
       admin(),
       twoFactor(),
       completer,
+      ...(options.plugins ?? []),
     ],
   })
   return Object.assign(auth, { zone })

@@ -9,6 +9,7 @@
  * sign-up off, the membership limit, a provider changed under the flow, and
  * concurrent first sign-ins. The two-factor policy: provision-two-factor.test.ts.
  */
+import { definePlugin } from '@gatehouse/core'
 import { organization } from '@gatehouse/organization'
 import { describe, expect, it } from 'vitest'
 import { accountAuth, signIn } from '../../core/test/accounts.js'
@@ -77,6 +78,18 @@ describe('just-in-time provisioning', () => {
     await organizationWithProvider(auth)
     expect(await complete(auth, 'acme', profile('ada@acme.test'))).toMatchObject({ error: 'organization_membership_limit_reached', cookie: '' })
     expect((await rows(auth, 'ada@acme.test')).user).toBeNull()
+  })
+
+  it("a member the organization's directory suspended (member.suspendedAt, as SCIM sets it) is refused with member_suspended", async () => {
+    // The column the SCIM plugin's schema adds; the organization plugin reads it when present.
+    const suspension = definePlugin({ id: 'suspension-column', schema: { member: { fields: { suspendedAt: { type: 'date', required: false } } } } })
+    const auth = provisionAuth({ plugins: [suspension] })
+    const { org } = await organizationWithProvider(auth)
+    expect((await complete(auth, 'acme', profile('ada@acme.test'))).error).toBeNull()
+    const { db } = await auth.$context
+    const ada = (await rows(auth, 'ada@acme.test')).user
+    await db.update({ model: 'member', where: [{ field: 'organizationId', value: org.id }, { field: 'userId', value: ada?.id ?? '' }], update: { suspendedAt: auth.clock.now() } })
+    expect(await complete(auth, 'acme', profile('ada@acme.test'))).toMatchObject({ error: 'member_suspended', cookie: '' })
   })
 
   it('disableImplicitSignUp creates nobody unless the sign-in asked for sign-up', async () => {

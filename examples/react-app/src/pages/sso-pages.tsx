@@ -21,6 +21,7 @@ export const SSO_ERRORS: Readonly<Record<string, string>> = {
   invalid_email: 'The identity provider did not share a usable email address.',
   two_factor_required: 'Your organization asks for your second factor, and this app cannot ask for it here: sign in with your password and code instead.',
   organization_membership_limit_reached: 'The organization is full: ask an admin to make room.',
+  member_suspended: 'Your organization has suspended your access.',
   issuer_mismatch: 'The answer did not come from your organization\'s identity provider. Please try again.',
 }
 

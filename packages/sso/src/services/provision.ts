@@ -125,6 +125,16 @@ type Outcome =
  * const profile = { accountId: claims.sub, email: claims.email, emailVerified: claims.email_verified ?? null, name: claims.name ?? '', raw: claims }
  * return completeSsoSignIn(ctx, provider, profile, state.landing) // 302 to callbackURL, or errorURL?error=<code>
  */
+/** What the organization plugin's refusal to add the member means to the person signing in. */
+const MEMBERSHIP_REFUSALS = {
+  'limit-reached': 'organization_membership_limit_reached',
+  'unknown-role': 'role_not_found',
+  // Suspended by the organization's directory (SCIM `active: false`, docs/scim.md): no way in until restored.
+  'member-suspended': 'member_suspended',
+  // The organization went while the sign-in ran.
+  'organization-not-found': 'provider_changed',
+} as const satisfies Record<string, SsoSignInErrorCode>
+
 export async function completeSsoSignIn(ctx: EndpointContext, provider: StoredProvider, profile: SsoProfile, landing: SsoLanding): Promise<Response> {
   let outcome: Outcome
   try {
@@ -285,7 +295,7 @@ async function commit(
     if (membership.reason === 'unknown-role') {
       ctx.logger.error('sso: organizationProvisioning gives a role the organization does not define', { providerId: provider.providerId, roles })
     }
-    throw new Refusal(membership.reason === 'limit-reached' ? 'organization_membership_limit_reached' : membership.reason === 'unknown-role' ? 'role_not_found' : 'provider_changed')
+    throw new Refusal(MEMBERSHIP_REFUSALS[membership.reason])
   }
 
   // A new user cannot have two-factor on yet.
