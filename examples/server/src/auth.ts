@@ -11,7 +11,8 @@
  * the admin plugin (admins from ADMIN_EMAILS once verified: admins.ts), on the
  * embedded SQLite database, and magic-link sign-in, and two-factor (TOTP, emailed codes, backup codes),
  * and enterprise single sign-on (organizations bring their own OpenID Connect or SAML identity provider:
- * the app's organization settings and "Sign in with SSO"; docs/sso.md).
+ * the app's organization settings and "Sign in with SSO"; docs/sso.md), and SCIM 2.0 directory sync
+ * (a directory such as Okta or Entra ID manages an organization's members and teams; docs/scim.md).
  * Every mail goes to the outbox (mailer.ts); every
  * applied billing event to WEBHOOK_LOG.
  */
@@ -23,6 +24,7 @@ import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import { passkey } from '@gatehouse/passkey'
+import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { adminEmailHooks } from './admins.js'
@@ -167,6 +169,11 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // (email unverified), so an organization can try its IdP by its slug before publishing the DNS record. A
       // provider asking for Gatehouse's second factor sends two-factor users to the app's /two-factor page.
       sso({ domainVerification: { required: false }, twoFactorPage: '/two-factor' }),
+      // /api/auth/scim/v2/*: SCIM 2.0 for directories (Okta, Entra ID), each calling with a bearer token an owner or
+      // admin generated in the app's organization settings (/api/auth/scim/generate-token); the token reaches that
+      // organization only. Users are its members, groups its teams; `active: false` suspends the member and ends their
+      // sessions in the same request (docs/scim.md).
+      scim(),
     ],
   })
   return auth

@@ -9,6 +9,7 @@ import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import { passkey } from '@gatehouse/passkey'
+import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 
@@ -27,5 +28,6 @@ export function firstPartyPlugins() {
     oidcProvider({ loginPage: '/login', consentPage: '/consent' }),
     billing({ webhooks: { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
     sso(),
+    scim(),
   ]
 }

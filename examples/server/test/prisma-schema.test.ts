@@ -72,7 +72,7 @@ describe('prismaSchema with every first-party plugin', () => {
 
   it('keeps the constraints, names and types the migration creates', () => {
     const postgres = prismaSchema(schema, 'postgres')
-    expect(Object.keys(schema)).toEqual(expect.arrayContaining(['organizationRole', 'teamMember', 'twoFactor', 'passkey', 'oauthApplication', 'jwks', 'billingEvent', 'ssoProvider']))
+    expect(Object.keys(schema)).toEqual(expect.arrayContaining(['organizationRole', 'teamMember', 'twoFactor', 'passkey', 'oauthApplication', 'jwks', 'billingEvent', 'ssoProvider', 'scimToken', 'scimUser', 'scimGroup']))
     expect(postgres.match(/^model /gm)).toHaveLength(Object.keys(schema).length)
     expect(postgres).toContain('provider = "postgresql"')
     expect(postgres).toContain('@@unique([organizationId, role], map: "organizationRole_organizationId_role_uniq")')

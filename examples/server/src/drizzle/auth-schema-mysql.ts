@@ -127,6 +127,7 @@ export const member = mysqlTable('member', {
   role: binText('role').notNull(),
   teamId: binText('teamId'),
   createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  suspendedAt: datetime('suspendedAt', { mode: 'date', fsp: 3 }),
 }, (table) => [
   index('member_organizationId_idx').on(table.organizationId),
   index('member_userId_idx').on(table.userId),
@@ -486,6 +487,61 @@ export const ssoProvider = mysqlTable('ssoProvider', {
   foreignKey({ name: 'ssoProvider_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
 ])
 
+export const scimToken = mysqlTable('scimToken', {
+  id: binVarchar('id').primaryKey(),
+  organizationId: binVarchar('organizationId').notNull(),
+  providerId: binVarchar('providerId').notNull(),
+  tokenHash: binVarchar('tokenHash').notNull(),
+  start: binText('start').notNull(),
+  createdBy: binVarchar('createdBy'),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }),
+  lastUsedAt: datetime('lastUsedAt', { mode: 'date', fsp: 3 }),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('scimToken_organizationId_idx').on(table.organizationId),
+  uniqueIndex('scimToken_tokenHash_uniq').on(table.tokenHash),
+  index('scimToken_createdBy_idx').on(table.createdBy),
+  uniqueIndex('scimToken_organizationId_providerId_uniq').on(table.organizationId, table.providerId),
+  foreignKey({ name: 'scimToken_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimToken_createdBy_fk', columns: [table.createdBy], foreignColumns: [user.id] }).onDelete('set null'),
+])
+
+export const scimUser = mysqlTable('scimUser', {
+  id: binVarchar('id').primaryKey(),
+  organizationId: binVarchar('organizationId').notNull(),
+  userId: binVarchar('userId').notNull(),
+  userName: binText('userName').notNull(),
+  userNameKey: binVarchar('userNameKey').notNull(),
+  externalId: binVarchar('externalId'),
+  attributes: jsonText('attributes'),
+  createdUser: boolean('createdUser').notNull(),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('scimUser_organizationId_idx').on(table.organizationId),
+  index('scimUser_userId_idx').on(table.userId),
+  uniqueIndex('scimUser_organizationId_userId_uniq').on(table.organizationId, table.userId),
+  uniqueIndex('scimUser_organizationId_userNameKey_uniq').on(table.organizationId, table.userNameKey),
+  uniqueIndex('scimUser_organizationId_externalId_uniq').on(table.organizationId, table.externalId),
+  foreignKey({ name: 'scimUser_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimUser_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const scimGroup = mysqlTable('scimGroup', {
+  id: binVarchar('id').primaryKey(),
+  organizationId: binVarchar('organizationId').notNull(),
+  teamId: binVarchar('teamId').notNull(),
+  externalId: binVarchar('externalId'),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+}, (table) => [
+  index('scimGroup_organizationId_idx').on(table.organizationId),
+  uniqueIndex('scimGroup_teamId_uniq').on(table.teamId),
+  uniqueIndex('scimGroup_organizationId_externalId_uniq').on(table.organizationId, table.externalId),
+  foreignKey({ name: 'scimGroup_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimGroup_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),
@@ -499,6 +555,8 @@ export const userRelations = relations(user, ({ many }) => ({
   twoFactorBackupCodes: many(twoFactorBackupCode),
   passkeys: many(passkey),
   ssoProviders: many(ssoProvider),
+  scimTokens: many(scimToken),
+  scimUsers: many(scimUser),
 }))
 
 export const sessionRelations = relations(session, ({ one }) => ({
@@ -514,6 +572,9 @@ export const organizationRelations = relations(organization, ({ many }) => ({
   invitations: many(invitation),
   teams: many(team),
   ssoProviders: many(ssoProvider),
+  scimTokens: many(scimToken),
+  scimUsers: many(scimUser),
+  scimGroups: many(scimGroup),
 }))
 
 export const memberRelations = relations(member, ({ one }) => ({
@@ -529,6 +590,7 @@ export const invitationRelations = relations(invitation, ({ one }) => ({
 export const teamRelations = relations(team, ({ one, many }) => ({
   organization: one(organization, { fields: [team.organizationId], references: [organization.id] }),
   teamMembers: many(teamMember),
+  scimGroups: many(scimGroup),
 }))
 
 export const teamMemberRelations = relations(teamMember, ({ one }) => ({
@@ -563,4 +625,19 @@ export const passkeyRelations = relations(passkey, ({ one }) => ({
 export const ssoProviderRelations = relations(ssoProvider, ({ one }) => ({
   user: one(user, { fields: [ssoProvider.userId], references: [user.id] }),
   organization: one(organization, { fields: [ssoProvider.organizationId], references: [organization.id] }),
+}))
+
+export const scimTokenRelations = relations(scimToken, ({ one }) => ({
+  organization: one(organization, { fields: [scimToken.organizationId], references: [organization.id] }),
+  createdByRow: one(user, { fields: [scimToken.createdBy], references: [user.id] }),
+}))
+
+export const scimUserRelations = relations(scimUser, ({ one }) => ({
+  organization: one(organization, { fields: [scimUser.organizationId], references: [organization.id] }),
+  user: one(user, { fields: [scimUser.userId], references: [user.id] }),
+}))
+
+export const scimGroupRelations = relations(scimGroup, ({ one }) => ({
+  organization: one(organization, { fields: [scimGroup.organizationId], references: [organization.id] }),
+  team: one(team, { fields: [scimGroup.teamId], references: [team.id] }),
 }))

@@ -113,6 +113,7 @@ export const member = pgTable('member', {
   role: text('role').notNull(),
   teamId: text('teamId'),
   createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+  suspendedAt: timestamp('suspendedAt', { withTimezone: true, mode: 'date' }),
 }, (table) => [
   index('member_organizationId_idx').on(table.organizationId),
   index('member_userId_idx').on(table.userId),
@@ -472,6 +473,61 @@ export const ssoProvider = pgTable('ssoProvider', {
   foreignKey({ name: 'ssoProvider_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
 ])
 
+export const scimToken = pgTable('scimToken', {
+  id: text('id').primaryKey(),
+  organizationId: text('organizationId').notNull(),
+  providerId: text('providerId').notNull(),
+  tokenHash: text('tokenHash').notNull(),
+  start: text('start').notNull(),
+  createdBy: text('createdBy'),
+  expiresAt: timestamp('expiresAt', { withTimezone: true, mode: 'date' }),
+  lastUsedAt: timestamp('lastUsedAt', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+}, (table) => [
+  index('scimToken_organizationId_idx').on(table.organizationId),
+  uniqueIndex('scimToken_tokenHash_uniq').on(table.tokenHash),
+  index('scimToken_createdBy_idx').on(table.createdBy),
+  uniqueIndex('scimToken_organizationId_providerId_uniq').on(table.organizationId, table.providerId),
+  foreignKey({ name: 'scimToken_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimToken_createdBy_fk', columns: [table.createdBy], foreignColumns: [user.id] }).onDelete('set null'),
+])
+
+export const scimUser = pgTable('scimUser', {
+  id: text('id').primaryKey(),
+  organizationId: text('organizationId').notNull(),
+  userId: text('userId').notNull(),
+  userName: text('userName').notNull(),
+  userNameKey: text('userNameKey').notNull(),
+  externalId: text('externalId'),
+  attributes: jsonText('attributes'),
+  createdUser: boolean('createdUser').notNull(),
+  createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
+}, (table) => [
+  index('scimUser_organizationId_idx').on(table.organizationId),
+  index('scimUser_userId_idx').on(table.userId),
+  uniqueIndex('scimUser_organizationId_userId_uniq').on(table.organizationId, table.userId),
+  uniqueIndex('scimUser_organizationId_userNameKey_uniq').on(table.organizationId, table.userNameKey),
+  uniqueIndex('scimUser_organizationId_externalId_uniq').on(table.organizationId, table.externalId),
+  foreignKey({ name: 'scimUser_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimUser_userId_fk', columns: [table.userId], foreignColumns: [user.id] }).onDelete('cascade'),
+])
+
+export const scimGroup = pgTable('scimGroup', {
+  id: text('id').primaryKey(),
+  organizationId: text('organizationId').notNull(),
+  teamId: text('teamId').notNull(),
+  externalId: text('externalId'),
+  createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
+}, (table) => [
+  index('scimGroup_organizationId_idx').on(table.organizationId),
+  uniqueIndex('scimGroup_teamId_uniq').on(table.teamId),
+  uniqueIndex('scimGroup_organizationId_externalId_uniq').on(table.organizationId, table.externalId),
+  foreignKey({ name: 'scimGroup_organizationId_fk', columns: [table.organizationId], foreignColumns: [organization.id] }).onDelete('cascade'),
+  foreignKey({ name: 'scimGroup_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),
@@ -485,6 +541,8 @@ export const userRelations = relations(user, ({ many }) => ({
   twoFactorBackupCodes: many(twoFactorBackupCode),
   passkeys: many(passkey),
   ssoProviders: many(ssoProvider),
+  scimTokens: many(scimToken),
+  scimUsers: many(scimUser),
 }))
 
 export const sessionRelations = relations(session, ({ one }) => ({
@@ -500,6 +558,9 @@ export const organizationRelations = relations(organization, ({ many }) => ({
   invitations: many(invitation),
   teams: many(team),
   ssoProviders: many(ssoProvider),
+  scimTokens: many(scimToken),
+  scimUsers: many(scimUser),
+  scimGroups: many(scimGroup),
 }))
 
 export const memberRelations = relations(member, ({ one }) => ({
@@ -515,6 +576,7 @@ export const invitationRelations = relations(invitation, ({ one }) => ({
 export const teamRelations = relations(team, ({ one, many }) => ({
   organization: one(organization, { fields: [team.organizationId], references: [organization.id] }),
   teamMembers: many(teamMember),
+  scimGroups: many(scimGroup),
 }))
 
 export const teamMemberRelations = relations(teamMember, ({ one }) => ({
@@ -549,4 +611,19 @@ export const passkeyRelations = relations(passkey, ({ one }) => ({
 export const ssoProviderRelations = relations(ssoProvider, ({ one }) => ({
   user: one(user, { fields: [ssoProvider.userId], references: [user.id] }),
   organization: one(organization, { fields: [ssoProvider.organizationId], references: [organization.id] }),
+}))
+
+export const scimTokenRelations = relations(scimToken, ({ one }) => ({
+  organization: one(organization, { fields: [scimToken.organizationId], references: [organization.id] }),
+  createdByRow: one(user, { fields: [scimToken.createdBy], references: [user.id] }),
+}))
+
+export const scimUserRelations = relations(scimUser, ({ one }) => ({
+  organization: one(organization, { fields: [scimUser.organizationId], references: [organization.id] }),
+  user: one(user, { fields: [scimUser.userId], references: [user.id] }),
+}))
+
+export const scimGroupRelations = relations(scimGroup, ({ one }) => ({
+  organization: one(organization, { fields: [scimGroup.organizationId], references: [organization.id] }),
+  team: one(team, { fields: [scimGroup.teamId], references: [team.id] }),
 }))
