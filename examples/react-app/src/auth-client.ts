@@ -10,13 +10,14 @@ import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { passkeyClient } from '@gatehouse/passkey/client'
 import { createAuthClient } from '@gatehouse/react'
+import { scimClient } from '@gatehouse/scim/client'
 import { ssoClient } from '@gatehouse/sso/client'
 import { twoFactorClient } from '@gatehouse/two-factor/client'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
 export const client = createAuthClient<ExampleAuth>({
-  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient()],
+  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient(), scimClient()],
 })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

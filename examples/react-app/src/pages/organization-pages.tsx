@@ -1,17 +1,29 @@
 /**
  * Organizations: the caller's list with create and switch, the active one
- * with its members (roles, removal), invitations, teams and, for its owners
- * and admins, single sign-on providers (sso-pages.tsx), and the page a
- * mailed invitation link opens. The hooks share one store with the rest of
- * the app: switching the active organization reloads every view of it.
+ * with its members (roles, removal; a member the organization's directory
+ * suspended is marked so), invitations, teams and, for its owners and admins,
+ * single sign-on providers (sso-pages.tsx) and directory sync by SCIM
+ * (scim-pages.tsx), and the page a mailed invitation link opens. The hooks
+ * share one store with the rest of the app: switching the active
+ * organization reloads every view of it.
  */
 import { useEffect, useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
 import { Link, navigate } from '../router.js'
+import { ScimSettings } from './scim-pages.js'
 import { SsoSettings } from './sso-pages.js'
 
 const ROLES = ['member', 'admin', 'owner'] as const
+
+/**
+ * Whether the organization's directory suspended the member (docs/scim.md#suspension): the SCIM plugin's
+ * `suspendedAt` column on the member table. The organization client's member type names only that plugin's
+ * own fields, but its shapes pass other fields through, so the rows carry it, as JSON text.
+ */
+function isSuspended(member: object): boolean {
+  return 'suspendedAt' in member && member.suspendedAt !== null && member.suspendedAt !== undefined
+}
 
 export function OrganizationsPage({ session }: { session: SessionData }) {
   const organizations = client.useListOrganizations()
@@ -91,7 +103,10 @@ function ActiveOrganization({ session }: { session: SessionData }) {
         <tbody>
           {organization.members.map((member) => (
             <tr key={member.id}>
-              <td>{member.user?.name}</td>
+              <td>
+                {member.user?.name}
+                {isSuspended(member) ? <em title="Deactivated by the organization's directory: no access until it reactivates them"> (suspended)</em> : null}
+              </td>
               <td>{member.user?.email}</td>
               <td>
                 {canManage && member.userId !== session.user.id ? (
@@ -200,6 +215,7 @@ function ActiveOrganization({ session }: { session: SessionData }) {
       ) : null}
 
       {canManage ? <SsoSettings organizationId={organization.id} /> : null}
+      {canManage ? <ScimSettings organizationId={organization.id} /> : null}
     </section>
   )
 }
