@@ -12,6 +12,7 @@ import { admin } from '../../packages/admin/src/index.js'
 import { passkey } from '../../packages/passkey/src/index.js'
 import { twoFactor } from '../../packages/two-factor/src/index.js'
 import { sso } from '../../packages/sso/src/index.js'
+import { scim } from '../../packages/scim/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -55,6 +56,11 @@ const sections = [
     '@gatehouse/sso',
     sso(),
     'The management routes need the `sso` action they name in the provider\'s organization (docs/sso.md#who-manages-a-provider). The callback, ACS, completion, HTTP-POST request page and single logout service are reached by the browser or the IdP and end in redirects; their answers and every route\'s errors are in docs/sso.md#routes.',
+  ),
+  pluginSection(
+    '@gatehouse/scim',
+    scim(),
+    "The token routes need a session whose member may create, update and delete members (and teams, with groups on) in the organization: owners and admins by default (docs/scim.md#tokens). The `/scim/v2` routes are called by the directory with `Authorization: Bearer <token>` and answer `application/scim+json` (RFC 7644); a write's body is the SCIM JSON text. The discovery routes need no token. Answers, codes and errors are in docs/scim.md#endpoints.",
   ),
 ]
 
