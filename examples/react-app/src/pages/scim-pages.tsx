@@ -61,7 +61,15 @@ export function ScimSettings({ organizationId }: { organizationId: string }) {
           </thead>
           <tbody>
             {tokens.map((token) => (
-              <TokenRow key={token.id} token={token} onRevoked={refresh} />
+              <TokenRow
+                key={token.id}
+                token={token}
+                onRevoked={async () => {
+                  // A revoked token is no use to copy any more.
+                  if (fresh?.providerId === token.providerId) setFresh(null)
+                  await refresh()
+                }}
+              />
             ))}
           </tbody>
         </table>
