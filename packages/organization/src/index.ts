@@ -20,6 +20,8 @@ export type {
 export type { StoredRole } from './services/roles.js'
 export type { Authorization } from './services/authorize.js'
 export type { ProvisionedMember } from './services/provision-member.js'
+export { findOrganizationAuthority } from './authority.js'
+export type { MemberRules, OrganizationAuthority } from './authority.js'
 export type { ActiveFields } from './services/active-organization.js'
 export type { OrgContext, SessionContext } from './services/caller.js'
 export * from './access/index.js'

@@ -8,33 +8,15 @@
  * the organization defines; `memberRules` names the creator role (owners,
  * which SCIM never changes) and the team settings and limits.
  */
-import { AuthError, type AuthContext, type Store } from '@gatehouse/core'
-import { parseRoles, type ProvisionedMember } from '@gatehouse/organization'
+import { AuthError, type AuthContext } from '@gatehouse/core'
+import { findOrganizationAuthority, parseRoles, type MemberRules, type OrganizationAuthority } from '@gatehouse/organization'
 import { ScimErrors } from '../errors.js'
 
-export interface MemberRules {
-  readonly creatorRole: string
-  readonly teams: {
-    readonly enabled: boolean
-    readonly maximumTeams: number
-    readonly maximumMembersPerTeam: number
-    readonly allowRemovingAllTeams: boolean
-  }
-}
-
-export interface OrganizationAuthority {
-  authorize(
-    db: Store,
-    input: { readonly organizationId: string; readonly userId: string; readonly permissions: Readonly<Record<string, readonly string[]>> },
-  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: 'not-member' | 'forbidden' }>
-  provisionMember(
-    db: Store,
-    input: { readonly organizationId: string; readonly userId: string; readonly role: string | readonly string[] },
-  ): Promise<ProvisionedMember>
-  readonly rules: MemberRules
-}
+export type { MemberRules, OrganizationAuthority }
 
 /**
+ * The registered organization plugin's services (@gatehouse/organization's `findOrganizationAuthority`).
+ *
  * @throws AuthError `ORGANIZATION_PLUGIN_REQUIRED` (500) without it; the
  * plugin's `init` refuses to start in that case, so this is never reached in practice.
  *
@@ -42,15 +24,9 @@ export interface OrganizationAuthority {
  * const { rules } = organizationAuthority(ctx.auth) // rules.creatorRole === 'owner'
  */
 export function organizationAuthority(auth: Pick<AuthContext, 'plugins'>): OrganizationAuthority {
-  const plugin = auth.plugins.find((candidate) => candidate.id === 'organization') as Record<string, unknown> | undefined
-  const rules = plugin?.memberRules as MemberRules | undefined
-  if (typeof plugin?.authorize !== 'function' || typeof plugin.provisionMember !== 'function' || typeof rules?.creatorRole !== 'string') {
-    throw new AuthError(ScimErrors.ORGANIZATION_PLUGIN_REQUIRED)
-  }
-  // Functions, checked just above; their contract is the organization plugin's.
-  const authorize = plugin.authorize as OrganizationAuthority['authorize']
-  const provisionMember = plugin.provisionMember as OrganizationAuthority['provisionMember']
-  return { authorize: (db, input) => authorize(db, input), provisionMember: (db, input) => provisionMember(db, input), rules }
+  const authority = findOrganizationAuthority(auth)
+  if (!authority) throw new AuthError(ScimErrors.ORGANIZATION_PLUGIN_REQUIRED)
+  return authority
 }
 
 /** Whether a member row holds the creator role: SCIM never changes such a member (docs/scim.md#owners). */

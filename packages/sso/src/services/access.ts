@@ -17,27 +17,16 @@
  * change it.
  */
 import { AuthError, type AuthContext, type ErrorDefinition, type Store } from '@gatehouse/core'
-import type { ProvisionedMember } from '@gatehouse/organization'
+import { findOrganizationAuthority, type OrganizationAuthority } from '@gatehouse/organization'
 import { SsoErrors } from '../errors.js'
 import type { ProviderRow } from '../schema.js'
 import { findProvider } from './provider-secrets.js'
 
 export type SsoAction = 'create' | 'read' | 'update' | 'delete'
 
-/** What this plugin needs of the organization plugin (@gatehouse/organization offers both). */
-export interface OrganizationAuthority {
-  authorize(
-    db: Store,
-    input: { readonly organizationId: string; readonly userId: string; readonly permissions: Readonly<Record<string, readonly string[]>> },
-  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: 'not-member' | 'forbidden' }>
-  provisionMember(
-    db: Store,
-    input: { readonly organizationId: string; readonly userId: string; readonly role: string | readonly string[] },
-  ): Promise<ProvisionedMember>
-}
-
 /**
- * The registered organization plugin's `authorize` and `provisionMember`.
+ * The registered organization plugin's `authorize` and `provisionMember`
+ * (@gatehouse/organization's `findOrganizationAuthority`).
  *
  * @throws AuthError `ORGANIZATION_PLUGIN_REQUIRED` (500) without it; the
  * plugin's `init` refuses to start so this is never reached in practice.
@@ -46,20 +35,9 @@ export interface OrganizationAuthority {
  * const verdict = await organizationAuthority(ctx.auth).authorize(ctx.db, { organizationId, userId, permissions: { sso: ['read'] } })
  */
 export function organizationAuthority(auth: Pick<AuthContext, 'plugins'>): OrganizationAuthority {
-  const plugin = auth.plugins.find((candidate) => candidate.id === 'organization')
-  if (
-    !plugin ||
-    !('authorize' in plugin) ||
-    typeof plugin.authorize !== 'function' ||
-    !('provisionMember' in plugin) ||
-    typeof plugin.provisionMember !== 'function'
-  ) {
-    throw new AuthError(SsoErrors.ORGANIZATION_PLUGIN_REQUIRED)
-  }
-  // Functions, checked just above; their contract is the organization plugin's.
-  const authorize = plugin.authorize as OrganizationAuthority['authorize']
-  const provisionMember = plugin.provisionMember as OrganizationAuthority['provisionMember']
-  return { authorize: (db, input) => authorize(db, input), provisionMember: (db, input) => provisionMember(db, input) }
+  const authority = findOrganizationAuthority(auth)
+  if (!authority) throw new AuthError(SsoErrors.ORGANIZATION_PLUGIN_REQUIRED)
+  return authority
 }
 
 /**
