@@ -33,7 +33,7 @@ export const api = new Hono<ApiEnv>()
 api.use('/api/*', cors({ origin: webOrigin, credentials: true }))
 
 // The socket's address, so rate limits count per client (docs/rate-limits.md#web-handlers).
-api.on(['GET', 'POST'], '/api/auth/*', (c) => auth.handler(c.req.raw, { ip: c.env.incoming.socket.remoteAddress }))
+api.on(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], '/api/auth/*', (c) => auth.handler(c.req.raw, { ip: c.env.incoming.socket.remoteAddress }))
 
 api.get('/api/me', session, (c) => {
   const user = c.get('user')

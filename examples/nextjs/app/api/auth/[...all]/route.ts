@@ -14,3 +14,16 @@ export function GET(request: Request): Promise<Response> {
 export function POST(request: Request): Promise<Response> {
   return auth.handler(request)
 }
+
+// PUT, PATCH and DELETE: the protocols a plugin may serve here (SCIM's /scim/v2, docs/scim.md).
+export function PUT(request: Request): Promise<Response> {
+  return auth.handler(request)
+}
+
+export function PATCH(request: Request): Promise<Response> {
+  return auth.handler(request)
+}
+
+export function DELETE(request: Request): Promise<Response> {
+  return auth.handler(request)
+}
