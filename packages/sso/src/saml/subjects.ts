@@ -52,7 +52,9 @@ export async function rememberSubject(ctx: Ctx, providerId: string, userId: stri
 /** The SAML subject `userId` last signed in as through `providerId`, or null. */
 export async function subjectOfUser(ctx: Ctx, providerId: string, userId: string): Promise<SamlSubject | null> {
   const value = await read(ctx, byUser(providerId, userId))
-  return value && typeof value.nameID === 'string' ? (value as unknown as SamlSubject) : null
+  if (!value || typeof value.nameID !== 'string') return null
+  const optional = (field: unknown): string | null => (typeof field === 'string' ? field : null)
+  return { nameID: value.nameID, nameIDFormat: optional(value.nameIDFormat), sessionIndex: optional(value.sessionIndex) }
 }
 
 /** The user who last signed in through `providerId` as `nameID`, or null. */
