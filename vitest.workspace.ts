@@ -40,6 +40,8 @@ export default defineWorkspace([
   project('passkey', './packages/passkey'),
   project('sso', './packages/sso'),
   project('scim', './packages/scim'),
+  project('api-key', './packages/api-key'),
+  project('jwt', './packages/jwt'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),
