@@ -43,4 +43,4 @@ export type {
 } from './client/plugin.js'
 export type { QuerySnapshot, QueryStore } from './client/query-store.js'
 export type { ClientRoute, RouteGroup, RouteTable } from './client/route.js'
-export type { CallOptions, TransportOptions } from './client/transport.js'
+export type { BearerStorage, CallOptions, TransportOptions } from './client/transport.js'

@@ -32,4 +32,4 @@ export type {
 export type { ActionContext, ActionTable, AnyClientPlugin, ClientPlugin, ClientPluginRegistry, SessionState, StoreDefinition, StoreTable } from './plugin.js'
 export type { QuerySnapshot, QueryStore } from './query-store.js'
 export type { ClientRoute, RouteGroup, RouteTable } from './route.js'
-export type { CallOptions, TransportOptions } from './transport.js'
+export type { BearerStorage, CallOptions, TransportOptions } from './transport.js'

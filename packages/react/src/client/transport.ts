@@ -19,6 +19,22 @@ export interface TransportOptions {
   readonly basePath?: string
   /** Defaults to the global `fetch`, looked up at call time. */
   readonly fetch?: typeof fetch
+  /**
+   * For clients without cookies (a mobile app, a CLI): the session token kept by the
+   * app and sent as `Authorization: Bearer`, with the server's `bearer` option on
+   * (docs/sessions.md#bearer-tokens). `setToken` receives each `set-auth-token` the
+   * server answers (sign-in, sign-up, a refresh) and null after a sign-out.
+   *
+   * @example
+   * createAuthClient({ baseURL, bearer: { getToken: () => SecureStore.getItemAsync('token'), setToken: (token) => save(token) } })
+   */
+  readonly bearer?: BearerStorage
+}
+
+/** Where a client without cookies keeps its session token. */
+export interface BearerStorage {
+  getToken(): string | null | undefined | Promise<string | null | undefined>
+  setToken(token: string | null): void | Promise<void>
 }
 
 /** Per call: extra headers (a server forwarding the browser's cookie, say) and an abort signal. */
@@ -72,9 +88,12 @@ export function createTransport(options: TransportOptions): Transport {
       let status = 0
       let text: string
       try {
+        const token = options.bearer ? await options.bearer.getToken() : null
+        if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`)
         const response = await fetchImpl(url, init)
         status = response.status
         text = await response.text()
+        if (options.bearer) await keepBearerToken(options.bearer, route, response)
         if (!response.ok) return { data: null, error: serverError(status, text) }
       } catch {
         // The request never got an answer (or its body never arrived): the caller's abort, or the network.
@@ -88,6 +107,16 @@ export function createTransport(options: TransportOptions): Transport {
       return { data: parsed.data, error: null }
     },
   }
+}
+
+/**
+ * The token a response hands over: `set-auth-token` whenever the server set the
+ * session cookie; none after a sign-out, which ends the session server-side.
+ */
+async function keepBearerToken(bearer: BearerStorage, route: ClientRoute, response: Response): Promise<void> {
+  const token = response.headers.get('set-auth-token')
+  if (token) return bearer.setToken(token)
+  if (route.path === '/sign-out' && response.ok) return bearer.setToken(null)
 }
 
 function baseResolver(options: TransportOptions): () => string {
