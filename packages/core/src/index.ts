@@ -3,7 +3,7 @@ export type { Auth, AuthEndpoints, CustomSessionFields, PluginEndpoints, Session
 export type { CoreEndpoints } from './routes/index.js'
 export type { AdvancedOptions, GatehouseOptions } from './options.js'
 
-export { defineEndpoint } from './endpoint/define-endpoint.js'
+export { defineEndpoint, withMetadata } from './endpoint/define-endpoint.js'
 export type {
   AnyEndpoint,
   Endpoint,
@@ -27,7 +27,7 @@ export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
 
 export { definePlugin } from './plugins/types.js'
-export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, PluginRateLimitRule, SessionExtra, SignInAttempt, SignInChallenge } from './plugins/types.js'
+export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, OneTimeTokenOptions, PluginRateLimitRule, RequestCredential, SessionExtra, SessionSource, SignInAttempt, SignInChallenge } from './plugins/types.js'
 
 export { columnName, coreSchema, mergeSchemas, tableName } from './db/schema.js'
 export { applyNaming } from './db/naming.js'
@@ -90,7 +90,12 @@ export {
   optionalSessionMiddleware,
   optionalSensitiveSessionMiddleware,
   freshSessionMiddleware,
+  credentialSessionMiddleware,
+  refuseForeignCredential,
 } from './session/middleware.js'
+// Credentials other than the cookie (docs/sessions.md#credentials-other-than-the-cookie).
+export { requestSessionToken, sessionSource } from './session/credentials.js'
+export type { SessionOrigin } from './session/credentials.js'
 // For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
 export { setCookieCache } from './session/session-cookies.js'
 export { refreshUserInStorage } from './session/session-store.js'

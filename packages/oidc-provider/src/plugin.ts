@@ -6,7 +6,7 @@
  * signed in, the end of a user's grants when core revokes their credentials,
  * and rate limits on the endpoints a client could hammer.
  */
-import { definePlugin, type CredentialsRevoked } from '@gatehouse/core'
+import { definePlugin, withMetadata, type CredentialsRevoked } from '@gatehouse/core'
 import { tokenCleanup } from './cleanup.js'
 import { OidcErrors } from './errors.js'
 import { resolveOidcOptions, type OidcProviderOptions } from './options.js'
@@ -34,7 +34,8 @@ export function oidcProvider(options: OidcProviderOptions) {
     // Named in the compile error of a client typed from this server without its client half (docs/client.md).
     clientHalf: { name: 'oidcProviderClient', from: '@gatehouse/oidc-provider/client' },
     schema: oidcProviderSchema,
-    endpoints: oidcProviderEndpoints(resolved),
+    // Its bearer tokens are access tokens, and its sessions are a person's in a browser: never a bearer session token or an API key (docs/sessions.md#credentials-other-than-the-cookie).
+    endpoints: withMetadata(oidcProviderEndpoints(resolved), { cookieOnly: true }),
     errors: OidcErrors,
     hooks: { after: [resumeAfterSignIn(resolved)] },
     cleanup: tokenCleanup,

@@ -11,7 +11,7 @@
  * every `/scim/v2` path (300 per 10 s by default: a directory's servers are
  * shared by all its tenants, and an initial sync is a burst).
  */
-import { definePlugin, type AuthContext } from '@gatehouse/core'
+import { definePlugin, withMetadata, type AuthContext } from '@gatehouse/core'
 import { ScimErrors } from './errors.js'
 import { resolveOptions, type ScimOptions } from './options.js'
 import { SCIM_BASE_PATH } from './protocol/constants.js'
@@ -36,7 +36,8 @@ export function scim(options: ScimOptions = {}) {
     // Named in the compile error of a client typed from this server without its client half (docs/client.md).
     clientHalf: { name: 'scimClient', from: '@gatehouse/scim/client' },
     schema: scimSchema(resolved),
-    endpoints: scimEndpoints(resolved),
+    // The directory's bearer tokens are SCIM tokens, and a token change is a credential change: never a bearer session token or an API key (docs/sessions.md#credentials-other-than-the-cookie).
+    endpoints: withMetadata(scimEndpoints(resolved), { cookieOnly: true }),
     errors: ScimErrors,
     init: (ctx: AuthContext) => {
       if (!ctx.plugins.some((plugin) => plugin.id === 'organization')) {

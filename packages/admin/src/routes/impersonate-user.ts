@@ -18,7 +18,7 @@ import {
   defineEndpoint,
   deleteSessions,
   readSessionToken,
-  sensitiveSessionMiddleware,
+  credentialSessionMiddleware,
   setSessionCookies,
   type Row,
 } from '@gatehouse/core'
@@ -43,7 +43,7 @@ export function impersonateUser(options: ResolvedAdminOptions) {
     method: 'POST',
     path: '/admin/impersonate-user',
     body: z.lazy(() => z.object({ userId: z.string().min(1) })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { auth, session } = ctx
       // Only the session decides: an `admin_session` cookie left beside an ordinary session is stale

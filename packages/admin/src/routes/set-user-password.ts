@@ -7,7 +7,7 @@
  * otherwise setting a password would be a way into a stronger account.
  * The user's other sessions are kept (docs/admin.md#set-user-password).
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { AdminErrors } from '../errors.js'
 import type { ResolvedAdminOptions } from '../options.js'
@@ -18,7 +18,7 @@ export function setUserPassword(options: ResolvedAdminOptions) {
     method: 'POST',
     path: '/admin/set-user-password',
     body: z.lazy(() => z.object({ userId: z.string().min(1), newPassword: z.string() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const caller = await requireAdminPermission(ctx.db, options, ctx.session, { user: ['set-password'] }, AdminErrors.YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD)
       const target = await requireUser(ctx.db, ctx.body.userId)

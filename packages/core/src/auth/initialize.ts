@@ -12,7 +12,8 @@ import { cookieNames } from '../cookies/cookie-jar.js'
 import { createCachePayloadMemo } from '../session/cache-payload.js'
 import type { HandlerRuntime } from '../endpoint/handler.js'
 import type { Router } from '../endpoint/router.js'
-import { createRateLimiter } from '../rate-limit/rate-limiter.js'
+import { createRateLimiter, createRateLimitStore } from '../rate-limit/rate-limiter.js'
+import type { RateLimitStore } from '../rate-limit/store.js'
 import { resilientStorage } from '../storage/resilient.js'
 import type { ResolvedConfig } from './config.js'
 
@@ -29,6 +30,10 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     logger,
     hooks: [...plugins.flatMap((plugin) => (plugin.databaseHooks ? [plugin.databaseHooks] : [])), ...(options.databaseHooks ? [options.databaseHooks] : [])],
   })
+  const storeConfig = { options: options.rateLimit ?? {}, adapter, secondaryStorage: options.secondaryStorage, clock: config.clock }
+  // Built at start-up when core counts in it, so a store that cannot count fails now, not under attack; with core's limits
+  // off, only when a plugin first counts (an API key's own window).
+  const rateLimitStore = options.rateLimit?.enabled === false ? lazyStore(() => createRateLimitStore(storeConfig)) : createRateLimitStore(storeConfig)
   const passwords = createPasswordService(options)
   if (options.emailAndPassword?.enabled) await passwords.prepare()
   const context: AuthContext = {
@@ -53,8 +58,10 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
     socialProviders: config.socialProviders,
     isTrustedOrigin: config.isTrustedOrigin,
     generateId: config.generateId,
+    rateLimitStore,
   }
   const rateLimiter = createRateLimiter({
+    store: rateLimitStore,
     options: options.rateLimit ?? {},
     adapter,
     secondaryStorage: options.secondaryStorage,
@@ -64,6 +71,11 @@ export async function initialize(config: ResolvedConfig, router: Router): Promis
   })
   for (const plugin of plugins) await plugin.init?.(context)
   return { context, router, cookieConfig: config.cookieConfig, rateLimiter }
+}
+
+function lazyStore(create: () => RateLimitStore): RateLimitStore {
+  let store: RateLimitStore | undefined
+  return { hit: (key, rule, now) => (store ??= create()).hit(key, rule, now) }
 }
 
 async function resolveDatabase(config: ResolvedConfig): Promise<AdapterFactory> {

@@ -8,7 +8,7 @@
  * live in `types/contract.ts`; the leaf types in `types/endpoint.ts`.
  */
 import type { z } from 'zod'
-import type { AnyEndpoint, EndpointContext, Middleware } from '../types/contract.js'
+import type { AnyEndpoint, EndpointContext, EndpointMap, Middleware } from '../types/contract.js'
 import type { EndpointMetadata, Method, Schema } from '../types/endpoint.js'
 
 export type { AnyEndpoint, EndpointMap, Middleware } from '../types/contract.js'
@@ -75,4 +75,22 @@ export type EndpointResult<E> = E extends { handler: (ctx: never) => infer R } ?
 
 export function endpointMethods(endpoint: AnyEndpoint): readonly Method[] {
   return typeof endpoint.method === 'string' ? [endpoint.method] : endpoint.method
+}
+
+/**
+ * The same endpoints with `metadata` added to each: a plugin marks all its
+ * routes at once, e.g. `cookieOnly` for a protocol whose bearer tokens are
+ * its own (docs/sessions.md#credentials-other-than-the-cookie). Each endpoint
+ * keeps its input and output types; only its metadata object is replaced.
+ *
+ * @example
+ * endpoints: withMetadata(oidcProviderEndpoints(resolved), { cookieOnly: true })
+ */
+export function withMetadata<const M extends EndpointMap>(endpoints: M, metadata: EndpointMetadata): M {
+  const marked: Record<string, AnyEndpoint> = {}
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    marked[name] = Object.freeze({ ...endpoint, metadata: { ...endpoint.metadata, ...metadata } })
+  }
+  // Same keys, same endpoints but for the metadata object, which the type of M does not narrow.
+  return marked as M
 }

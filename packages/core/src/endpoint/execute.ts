@@ -10,6 +10,7 @@ import type { Method } from './define-endpoint.js'
 import type { Route } from './router.js'
 import { withLazyRequest, withLazyRequestAndDb } from './lazy-fields.js'
 import { checkRedirectFields, parseInput } from './validate.js'
+import { exposeSessionToken } from '../cookies/bearer-header.js'
 
 export interface CallInput {
   readonly route: Route
@@ -80,6 +81,7 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
       options: auth.options,
       cookies: input.cookies,
       responseHeaders: input.responseHeaders,
+      metadata: endpoint.metadata,
       redirect: (url: string, status: 301 | 302 | 303 | 307 | 308 = 302) => new Response(null, { status, headers: { location: url } }),
     },
     input.request,
@@ -97,6 +99,7 @@ export async function executeEndpoint(auth: AuthContext, input: CallInput): Prom
     const changed = await hook.handler(context)
     if (changed) returned = changed.returned
   }
+  exposeSessionToken(Boolean(auth.options.bearer), input.cookies, input.responseHeaders)
   return returned
 }
 

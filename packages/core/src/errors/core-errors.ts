@@ -71,6 +71,14 @@ export const CoreErrors = defineErrors({
   CHANGE_EMAIL_DISABLED: { status: 400, message: 'Change email is disabled' },
   SESSION_NOT_FOUND: { status: 400, message: 'Session not found' },
   SESSION_NOT_FRESH: { status: 403, message: 'Session is not fresh' },
+  // An API key (or another plugin credential) on a route that changes credentials (docs/sessions.md#credentials-other-than-the-cookie).
+  CREDENTIAL_NOT_ALLOWED: { status: 403, message: 'This action needs a signed-in session' },
+  // One-time tokens (docs/sessions.md#one-time-tokens); the messages are those of the leading library's plugin.
+  ONE_TIME_TOKEN_DISABLED: { status: 404, message: 'One-time tokens are disabled' },
+  ONE_TIME_TOKEN_CLIENT_REQUESTS_DISABLED: { status: 400, message: 'Client requests are disabled' },
+  INVALID_ONE_TIME_TOKEN: { status: 400, message: 'Invalid token' },
+  ONE_TIME_TOKEN_SESSION_NOT_FOUND: { status: 400, message: 'Session not found' },
+  ONE_TIME_TOKEN_SESSION_EXPIRED: { status: 400, message: 'Session expired' },
   USER_ALREADY_HAS_A_PASSWORD: { status: 400, message: 'user already has a password' },
   LINKING_NOT_ALLOWED: { status: 401, message: 'Account not linked - linking not allowed' },
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: {

@@ -41,6 +41,8 @@ export interface RateLimiterConfig {
   pluginRules?: readonly PluginRateLimitRule[]
   /** Told when the counter store fails, at most once per 10 s. */
   logger?: Logger
+  /** The counter store, when the caller built it already ({@link createRateLimitStore}): plugins count in the same one. */
+  store?: RateLimitStore
 }
 
 /**
@@ -98,7 +100,7 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   const pluginRules = config.pluginRules ?? []
   for (const rule of pluginRules) assertValidRule(rule, 'a plugin rule')
 
-  const store = createStore(options.storage ?? (config.secondaryStorage ? 'secondary-storage' : 'memory'), config)
+  const store = config.store ?? createRateLimitStore(config)
   let lastWarning = Number.NEGATIVE_INFINITY
   const warnStoreDown = (error: unknown, closed: boolean): void => {
     if (performance.now() - lastWarning < WARN_INTERVAL_MS) return
@@ -128,7 +130,18 @@ export function createRateLimiter(config: RateLimiterConfig): RateLimiter {
   }
 }
 
-function createStore(kind: RateLimitStorageKind, config: RateLimiterConfig): RateLimitStore {
+/**
+ * The counter store `rateLimit.storage` names (secondary storage when one is
+ * configured, else memory). Built once per auth: core's limiter and every
+ * plugin's own limits (an API key's window) count in it, so each budget is
+ * shared by all processes exactly when core's are (docs/rate-limits.md#where-counters-live).
+ *
+ * @example
+ * const store = createRateLimitStore({ options: { storage: 'database' }, adapter, clock: systemClock })
+ * const { allowed } = await store.hit('api-key|key_1', { window: 60, max: 100 }, new Date())
+ */
+export function createRateLimitStore(config: RateLimiterConfig): RateLimitStore {
+  const kind = config.options?.storage ?? (config.secondaryStorage ? 'secondary-storage' : 'memory')
   switch (kind) {
     case 'memory':
       return memoryRateLimitStore()

@@ -34,6 +34,8 @@ import { getAccessToken } from './social/get-access-token.js'
 import { linkSocial } from './social/link-social.js'
 import { refreshToken } from './social/refresh-token.js'
 import { signInSocial } from './social/sign-in-social.js'
+import { generateOneTimeToken } from './one-time-token/generate.js'
+import { verifyOneTimeToken } from './one-time-token/verify.js'
 
 export const coreEndpoints = {
   signUpEmail,
@@ -68,6 +70,8 @@ export const coreEndpoints = {
   getAccessToken,
   refreshToken,
   accountInfo,
+  generateOneTimeToken,
+  verifyOneTimeToken,
   cleanup,
 } as const
 

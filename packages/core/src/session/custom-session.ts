@@ -14,6 +14,7 @@
 import type { EndpointContext } from '../endpoint/context.js'
 import type { AuthContext, GatehousePlugin, SessionExtra } from '../types/contract.js'
 import type { SessionWithUser } from '../types/rows.js'
+import { carriesOtherCredential } from './credentials.js'
 import { resolveSession, type ResolveOptions } from './resolve-session.js'
 import { readCachedAnswer, setCookieCache } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
@@ -44,14 +45,16 @@ export async function sessionAnswer(ctx: EndpointContext, options: ResolveOption
   const customize = customizer(ctx.auth)
   if (!customize) return resolveSession(ctx, options)
   const { cookieCache } = sessionOptions(ctx.options)
-  if (cookieCache.enabled && !options.disableCookieCache) {
-    const cached = readCachedAnswer(ctx)
-    if (cached?.extra) return withExtra(cached, cached.extra)
+  // An API key or a bearer token names its own session: the browser's cache cookie is not read for it, nor written.
+  const cached = cookieCache.enabled && !(await carriesOtherCredential(ctx))
+  if (cached && !options.disableCookieCache) {
+    const answer = readCachedAnswer(ctx)
+    if (answer?.extra) return withExtra(answer, answer.extra)
   }
   const data = await resolveSession(ctx, { ...options, skipCacheWrite: true })
   if (!data) return null
   const extra = ownFields(await customize(data, ctx))
-  if (cookieCache.enabled && !setCookieCache(ctx, data, extra) && !warned.has(ctx.auth)) {
+  if (cached && !setCookieCache(ctx, data, extra) && !warned.has(ctx.auth)) {
     warned.add(ctx.auth)
     ctx.logger.warn('custom session fields do not fit the cookie cache: get-session reads the store on every call', {
       fields: Object.keys(extra).length,

@@ -7,6 +7,7 @@ import type { EndpointContext } from '../endpoint/context.js'
 import { AuthError } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import type { SessionWithUser } from '../types/rows.js'
+import { sessionSource } from './credentials.js'
 import { isFresh, resolveSession } from './resolve-session.js'
 
 /**
@@ -58,8 +59,37 @@ export async function optionalSensitiveSessionMiddleware(ctx: EndpointContext): 
  * defineEndpoint({ method: 'POST', path: '/unlink-account', use: [freshSessionMiddleware], handler: ({ session }) => ... })
  */
 export async function freshSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser }> {
-  const session = await resolveSession(ctx, { disableCookieCache: true })
-  if (!session) throw new AuthError(CoreErrors.UNAUTHORIZED)
+  const { session } = await credentialSessionMiddleware(ctx)
   if (!isFresh(ctx, session)) throw new AuthError(CoreErrors.SESSION_NOT_FRESH)
   return { session }
+}
+
+/**
+ * Requires a session that may change credentials: read from the store, never
+ * the cookie cache, and established by the cookie or a bearer session token,
+ * never by a plugin credential such as an API key (403 CREDENTIAL_NOT_ALLOWED).
+ * For routes that change a password, an email, a second factor, passkeys,
+ * API keys, sessions, linked accounts or the account itself: a leaked key must
+ * not let its holder take the account over (docs/sessions.md#credentials-other-than-the-cookie).
+ *
+ * @example
+ * defineEndpoint({ method: 'POST', path: '/change-password', use: [credentialSessionMiddleware], handler: ({ session }) => ... })
+ */
+export async function credentialSessionMiddleware(ctx: EndpointContext): Promise<{ session: SessionWithUser }> {
+  const session = await resolveSession(ctx, { disableCookieCache: true })
+  if (!session) throw new AuthError(CoreErrors.UNAUTHORIZED)
+  refuseForeignCredential(session)
+  return { session }
+}
+
+/**
+ * Throws 403 CREDENTIAL_NOT_ALLOWED when `session` came from a credential
+ * that may not change credentials (an API key). For routes that check the
+ * session themselves, or that write to the session row (a key's session has none).
+ *
+ * @example
+ * refuseForeignCredential(ctx.session) // before changing the session's active organization
+ */
+export function refuseForeignCredential(session: SessionWithUser): void {
+  if (!sessionSource(session).mayChangeCredentials) throw new AuthError(CoreErrors.CREDENTIAL_NOT_ALLOWED)
 }

@@ -21,6 +21,7 @@ import {
   setCookieCache,
   setSessionCookies,
 } from './session-cookies.js'
+import { bearerSessionToken, markBearer, pluginCredential } from './credentials.js'
 import { sessionOptions } from './session-options.js'
 import { deleteExpiredSession, findSession, refreshSession } from './session-store.js'
 
@@ -33,6 +34,15 @@ export interface ResolveOptions {
 }
 
 export async function resolveSession(ctx: EndpointContext, options: ResolveOptions = {}): Promise<SessionWithUser | null> {
+  // A plugin's credential (an API key) decides when present; its session is never written back.
+  const credential = await pluginCredential(ctx)
+  if (credential) return credential.session
+  const bearer = bearerSessionToken(ctx)
+  if (bearer) {
+    // The cookie jar is left alone but for a refresh (whose cookie `set-auth-token` repeats): a browser's own cookie session is not the bearer's.
+    const found = await storedSession(ctx, bearer, { ...options, skipCacheWrite: true }, false)
+    return found ? markBearer(found) : null
+  }
   const settings = sessionOptions(ctx.options)
   if (settings.cookieCache.enabled && !options.disableCookieCache) {
     const cached = readCachedSession(ctx)
@@ -40,18 +50,24 @@ export async function resolveSession(ctx: EndpointContext, options: ResolveOptio
   }
   const token = readSessionToken(ctx)
   if (!token) return null
+  return storedSession(ctx, token, options)
+}
+
+/** The session of `token` from secondary storage or the database: ended when expired, refreshed when due. */
+async function storedSession(ctx: EndpointContext, token: string, options: ResolveOptions, clearCookies = true): Promise<SessionWithUser | null> {
+  const settings = sessionOptions(ctx.options)
   const auth = ctx.auth
 
   const found = await findSession(auth, token)
   if (!found) {
-    clearSessionCookies(ctx)
+    if (clearCookies) clearSessionCookies(ctx)
     return null
   }
   const now = ctx.clock.now().getTime()
   const end = await hardEnd(auth, found)
   if (Math.min(found.session.expiresAt.getTime(), end?.getTime() ?? Infinity) <= now) {
     await deleteExpiredSession(auth, found.session.token)
-    clearSessionCookies(ctx)
+    if (clearCookies) clearSessionCookies(ctx)
     return null
   }
 

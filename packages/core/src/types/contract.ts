@@ -19,6 +19,7 @@ import type { DatabaseHooks, Store } from '../db/store.js'
 import type { ErrorCatalogue } from '../errors/catalogue.js'
 import type { Logger, LoggerOptions } from '../logging/logger.js'
 import type { PluginRateLimitRule, RateLimitOptions } from '../rate-limit/rules.js'
+import type { RateLimitStore } from '../rate-limit/store.js'
 import type { SecondaryStorage } from '../storage/types.js'
 import type { CleanupTarget } from './cleanup.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
@@ -73,12 +74,55 @@ export interface GatehouseOptions {
   readonly socialProviders?: SocialProvidersOptions | undefined
   readonly session?: (SessionOptions & { readonly additionalFields?: Readonly<Record<string, FieldDefinition>> | undefined }) | undefined
   readonly advanced?: AdvancedOptions | undefined
+  /**
+   * `Authorization: Bearer <session token>` authenticates like the session cookie, for clients
+   * without cookies (mobile apps, CLIs); every answer that sets the session cookie also carries
+   * it in `set-auth-token` (docs/sessions.md#bearer-tokens). Default off.
+   */
+  readonly bearer?: boolean | undefined
+  /**
+   * `GET /one-time-token/generate` and `POST /one-time-token/verify`: a single-use, short-lived
+   * token that hands the caller's session to another origin (docs/sessions.md#one-time-tokens). Default off.
+   */
+  readonly oneTimeToken?: boolean | OneTimeTokenOptions | undefined
   readonly logger?: LoggerOptions | Logger | undefined
   /** Defaults to `process.env.NODE_ENV === 'production'`. */
   readonly production?: boolean | undefined
   /** Injected time and randomness, for tests. */
   readonly clock?: Clock | undefined
   readonly random?: Random | undefined
+}
+
+/** Options of the one-time tokens (docs/sessions.md#one-time-tokens). */
+export interface OneTimeTokenOptions {
+  /** Seconds a token lives. Default 180, at most 3600. */
+  readonly expiresIn?: number | undefined
+  /** Only `auth.api.generateOneTimeToken` makes tokens; the route answers 400 to requests. */
+  readonly disableClientRequest?: boolean | undefined
+}
+
+/**
+ * How the session of a call was established: the session cookie, an
+ * `Authorization: Bearer` session token, or a plugin's own credential
+ * (`'api-key'`) (docs/sessions.md#credentials-other-than-the-cookie).
+ */
+export type SessionSource = 'cookie' | 'bearer' | (string & {})
+
+/**
+ * What a plugin's `authenticate` answers for a request carrying its
+ * credential: the session the call runs as, and what that credential may do.
+ */
+export interface RequestCredential {
+  readonly session: SessionWithUser
+  /** The plugin's name for the credential, e.g. `'api-key'`. */
+  readonly source: string
+  /**
+   * False: the credential never changes credentials (password, email, second
+   * factor, passkeys, API keys, sessions, linked accounts, the account itself);
+   * routes that do answer 403 CREDENTIAL_NOT_ALLOWED. A leaked API key must
+   * not let its holder lock the owner out (docs/sessions.md#credentials-other-than-the-cookie).
+   */
+  readonly mayChangeCredentials: boolean
 }
 
 /**
@@ -143,6 +187,17 @@ export interface GatehousePlugin {
    * when the impersonating admin lost the right to it.
    */
   readonly sessionEnd?: (data: SessionWithUser, ctx: AuthContext) => Promise<Date | null> | Date | null
+  /**
+   * A credential other than the session cookie, e.g. an API key header
+   * (docs/plugins.md#authenticating-requests). Asked once per call, before the
+   * bearer header and the cookie, on routes that are not `cookieOnly`.
+   * `undefined`: the request carries none of this plugin's credential. A
+   * `RequestCredential`: the call runs as its session, and nothing is written
+   * back (no cookie is set or refreshed). Throw an `AuthError` when the request
+   * carries this plugin's credential and it is refused (invalid, disabled,
+   * expired, used up, rate limited): the call never falls back to the cookie.
+   */
+  readonly authenticate?: (ctx: EndpointContext) => Promise<RequestCredential | undefined> | RequestCredential | undefined
 }
 
 /** Why core ended a user's sessions (docs/plugins.md#when-a-users-credentials-are-revoked). */
@@ -233,6 +288,12 @@ export interface AuthContext {
   isTrustedOrigin(origin: string): boolean
   /** A 32-character id from the CSPRNG, or the configured `advanced.generateId`. */
   generateId(model: string): string
+  /**
+   * The counter store core's rate limiter counts in (`rateLimit.storage`), for a
+   * plugin's own limits: counted there, a budget is shared by every process
+   * exactly when core's are (docs/rate-limits.md#where-counters-live).
+   */
+  readonly rateLimitStore: RateLimitStore
 }
 
 /** What one request or server-side call sees: the `AuthContext` plus the call's input, cookies and response headers. */
@@ -261,6 +322,8 @@ export interface EndpointContext<Body = unknown, Query = unknown> {
   readonly cookies: CookieJar
   /** Headers added to the response (Set-Cookie is handled by `cookies`). */
   readonly responseHeaders: Headers
+  /** The route's metadata (`cookieOnly`, `cors`, ...); absent when a context is built by hand. */
+  readonly metadata?: EndpointMetadata | undefined
   /** A 302 (or given status) to `url`; return it from the handler. */
   redirect(url: string, status?: 301 | 302 | 303 | 307 | 308): Response
 }

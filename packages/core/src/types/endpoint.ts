@@ -36,4 +36,12 @@ export interface EndpointMetadata {
    * exempt from the origin check, since every origin is meant to call it.
    */
   readonly cors?: boolean
+  /**
+   * The session comes from the session cookie only: neither an `Authorization:
+   * Bearer` session token nor a plugin's credential (an API key) is read
+   * (docs/sessions.md#credentials-other-than-the-cookie). For routes whose
+   * bearer tokens mean something else (the OIDC provider's access tokens, SCIM
+   * tokens) or that a person must do in a browser.
+   */
+  readonly cookieOnly?: boolean
 }

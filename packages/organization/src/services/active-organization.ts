@@ -14,7 +14,7 @@
  * a user who keeps switching organizations keep a stale user forever — a
  * demoted role, a changed email (docs/organization.md#security).
  */
-import { publicRow, refreshUserInStorage, setCookieCache, type Row, type Session, type User } from '@gatehouse/core'
+import { publicRow, refreshUserInStorage, sessionSource, setCookieCache, type Row, type Session, type User } from '@gatehouse/core'
 import type { ResolvedOptions } from '../options.js'
 import type { OrgContext, SessionContext } from './caller.js'
 
@@ -29,6 +29,8 @@ export interface ActiveFields {
  * await setActive(ctx, options, { activeOrganizationId: organization.id })
  */
 export async function setActive(ctx: SessionContext, options: ResolvedOptions, fields: ActiveFields): Promise<void> {
+  // An API key's session is no row: nothing to switch after a create or an accept (set-active refuses it up front; docs/sessions.md#credentials-other-than-the-cookie).
+  if (!sessionSource(ctx.session).mayChangeCredentials) return
   const current = await ctx.db.findOne<Session & Row & { user: (User & Row) | null }>({
     model: 'session',
     where: { field: 'id', value: ctx.session.session.id },

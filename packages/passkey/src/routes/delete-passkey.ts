@@ -5,7 +5,7 @@
  * by id and owner in one write: another user's passkey id is "Passkey not
  * found", like an id that does not exist.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { PasskeyErrors } from '../errors.js'
 
@@ -19,7 +19,7 @@ export const deletePasskey = defineEndpoint({
   method: 'POST',
   path: '/passkey/delete-passkey',
   body,
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const deleted = await ctx.db.deleteMany({
       model: 'passkey',

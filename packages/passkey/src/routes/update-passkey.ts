@@ -5,7 +5,7 @@
  * in one write, so another user's passkey id is "Passkey not found", the
  * same answer as an id that does not exist.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { PasskeyErrors } from '../errors.js'
 import { publicPasskey, type PasskeyRow } from '../schema.js'
@@ -20,7 +20,7 @@ export const updatePasskey = defineEndpoint({
   method: 'POST',
   path: '/passkey/update-passkey',
   body,
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const updated = await ctx.db.update<PasskeyRow>({
       model: 'passkey',

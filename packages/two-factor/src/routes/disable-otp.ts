@@ -6,7 +6,7 @@
  * transaction. Taking a way in away needs the password only: it leaves the
  * authenticator app and the backup codes as they were.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { TwoFactorErrors } from '../errors.js'
 import { otpIdentifier } from '../services/email-otp.js'
@@ -21,7 +21,7 @@ export function disableTwoFactorOTP() {
     method: 'POST',
     path: '/two-factor/disable-otp',
     body: z.lazy(() => z.object({ password: z.string() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const userId = ctx.session.user.id
       if (!(await findTwoFactor(ctx.db, userId))) throw new AuthError(TwoFactorErrors.TWO_FACTOR_NOT_ENABLED)

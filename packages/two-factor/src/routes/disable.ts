@@ -11,7 +11,7 @@
  * no cookie trusted before comes back to life. This browser's trust cookie
  * is cleared too.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { TwoFactorErrors } from '../errors.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
@@ -28,7 +28,7 @@ export function disableTwoFactor(options: ResolvedTwoFactorOptions) {
     method: 'POST',
     path: '/two-factor/disable',
     body: z.lazy(() => z.object({ password: z.string(), code: z.string().max(64).optional() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { session } = ctx
       const userId = session.user.id

@@ -12,7 +12,7 @@
  * (400 "Two-factor authentication is not enabled") and `otpOptions`
  * configured (400 "Email codes are not configured").
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { TwoFactorErrors } from '../errors.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
@@ -28,7 +28,7 @@ export function enableTwoFactorOTP(options: ResolvedTwoFactorOptions) {
     method: 'POST',
     path: '/two-factor/enable-otp',
     body: z.lazy(() => z.object({ password: z.string(), code: z.string().max(64).optional() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       if (!options.otp) throw new AuthError(TwoFactorErrors.OTP_NOT_CONFIGURED)
       const { session } = ctx

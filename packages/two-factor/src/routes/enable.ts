@@ -8,7 +8,7 @@
  * on, so a user who never scanned the QR code cannot lock themselves out.
  * Starting again before that replaces the setup; once on, disable first.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { sealSecret } from '../crypto/secret-box.js'
 import { totpURI } from '../crypto/totp.js'
@@ -27,7 +27,7 @@ export function enableTwoFactor(options: ResolvedTwoFactorOptions) {
     method: 'POST',
     path: '/two-factor/enable',
     body: z.lazy(() => z.object({ password: z.string() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session
       if (isEnabled(user)) throw new AuthError(TwoFactorErrors.TWO_FACTOR_ALREADY_ENABLED)

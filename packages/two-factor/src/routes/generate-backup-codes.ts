@@ -9,7 +9,7 @@
  * (docs/two-factor.md#proof-of-the-second-factor). The codes are replaced in
  * the transaction that checked the proof.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { TwoFactorErrors } from '../errors.js'
 import type { ResolvedTwoFactorOptions } from '../options.js'
@@ -25,7 +25,7 @@ export function generateBackupCodes(options: ResolvedTwoFactorOptions) {
     method: 'POST',
     path: '/two-factor/generate-backup-codes',
     body: z.lazy(() => z.object({ password: z.string(), code: z.string().max(64).optional() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const userId = ctx.session.user.id
       if (!(await findTwoFactor(ctx.db, userId))) throw new AuthError(TwoFactorErrors.TWO_FACTOR_NOT_ENABLED)

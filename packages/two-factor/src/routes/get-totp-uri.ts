@@ -12,7 +12,7 @@
  * turns it on under, so a confirmation racing this call is seen. `code`,
  * accepted by earlier versions, is ignored.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware, type Row } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware, type Row } from '@gatehouse/core'
 import { z } from 'zod'
 import { openSecret } from '../crypto/secret-box.js'
 import { totpURI } from '../crypto/totp.js'
@@ -29,7 +29,7 @@ export function getTOTPURI(options: ResolvedTwoFactorOptions) {
     method: 'POST',
     path: '/two-factor/get-totp-uri',
     body: z.lazy(() => z.object({ password: z.string(), code: z.string().max(64).optional() })),
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { user } = ctx.session
       if (!(await findTwoFactor(ctx.db, user.id))) throw new AuthError(TwoFactorErrors.TOTP_NOT_SET_UP)

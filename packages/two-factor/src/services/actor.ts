@@ -6,7 +6,7 @@
  * cookie cache (confirming a setup, or a check of a signed-in user). Neither:
  * 401 "No pending two-factor sign-in".
  */
-import { AuthError, readSessionToken, sensitiveSessionMiddleware, type EndpointContext, type SessionWithUser } from '@gatehouse/core'
+import { AuthError, requestSessionToken, credentialSessionMiddleware, type EndpointContext, type SessionWithUser } from '@gatehouse/core'
 import { TwoFactorErrors } from '../errors.js'
 import type { GuardOutcome } from './guard.js'
 import { readPendingCookie, type PendingSignIn } from './cookies.js'
@@ -18,8 +18,8 @@ export type Actor =
 export async function resolveActor(ctx: EndpointContext): Promise<Actor> {
   const pending = readPendingCookie(ctx)
   if (pending) return { kind: 'sign-in', userId: pending.userId, pending }
-  if (!readSessionToken(ctx)) throw new AuthError(TwoFactorErrors.NO_PENDING_SIGN_IN)
-  const { session } = await sensitiveSessionMiddleware(ctx)
+  if (!requestSessionToken(ctx)) throw new AuthError(TwoFactorErrors.NO_PENDING_SIGN_IN)
+  const { session } = await credentialSessionMiddleware(ctx)
   return { kind: 'session', userId: session.user.id, session }
 }
 

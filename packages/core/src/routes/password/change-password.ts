@@ -26,7 +26,7 @@ import type { User } from '../../types/rows.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 import { isDontRemember, setSessionCookies } from '../../session/session-cookies.js'
 import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import { createSession } from '../../session/session-store.js'
@@ -48,7 +48,7 @@ export const changePassword = defineEndpoint({
       revokeOtherSessions: z.boolean().optional(),
     }),
   ),
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const { auth, body } = ctx
     const { user } = ctx.session

@@ -15,7 +15,7 @@ import { CREDENTIAL_PROVIDER, findCredentialAccount } from '../../accounts/users
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 
 /**
  * @example
@@ -27,7 +27,7 @@ export const setPassword = defineEndpoint({
   path: '/set-password',
   serverOnly: true,
   body: z.lazy(() => z.object({ newPassword: z.string() })),
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const { auth } = ctx
     const { user } = ctx.session

@@ -10,14 +10,14 @@ import type { Row } from '../../db/adapter.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 import { deleteSessions, hashSessionToken } from '../../session/session-store.js'
 
 export const revokeSession = defineEndpoint({
   method: 'POST',
   path: '/revoke-session',
   body: z.lazy(() => z.object({ token: z.string().min(1) })),
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const target = await ctx.db.findOne<Row & { token: string }>({
       model: 'session',

@@ -7,7 +7,7 @@
  * ends only the other sessions.
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 import { clearSessionCookies } from '../../session/session-cookies.js'
 import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import { deleteUserSessions } from '../../session/session-store.js'
@@ -15,7 +15,7 @@ import { deleteUserSessions } from '../../session/session-store.js'
 export const revokeSessions = defineEndpoint({
   method: 'POST',
   path: '/revoke-sessions',
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     // Signing out everywhere ends what those sign-ins handed out too: OAuth grants, pending second factors.
     await ctx.db.transaction((tx) => revokeUserCredentials(ctx.auth, { userId: ctx.session.user.id, reason: 'sessions-revoked', db: tx }))
@@ -27,7 +27,7 @@ export const revokeSessions = defineEndpoint({
 export const revokeOtherSessions = defineEndpoint({
   method: 'POST',
   path: '/revoke-other-sessions',
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     await deleteUserSessions(ctx.auth, ctx.session.user.id, ctx.session.session.token)
     return { status: true }

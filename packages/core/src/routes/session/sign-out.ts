@@ -10,14 +10,15 @@
  * stolen copy, stays valid (docs/security.md#sign-out-during-a-storage-outage).
  */
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
-import { clearSessionCookies, readSessionToken } from '../../session/session-cookies.js'
+import { requestSessionToken } from '../../session/credentials.js'
+import { clearSessionCookies } from '../../session/session-cookies.js'
 import { deleteSessions, hashSessionToken } from '../../session/session-store.js'
 
 export const signOut = defineEndpoint({
   method: 'POST',
   path: '/sign-out',
   handler: async (ctx) => {
-    const token = readSessionToken(ctx)
+    const token = requestSessionToken(ctx)
     // A failed revocation throws before the cookies are cleared: the 503 keeps them, for the retry.
     if (token) await deleteSessions(ctx.auth, [hashSessionToken(token)])
     clearSessionCookies(ctx)

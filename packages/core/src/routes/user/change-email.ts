@@ -33,7 +33,7 @@ import type { EndpointContext } from '../../endpoint/context.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 import { isFresh } from '../../session/resolve-session.js'
 import type { SessionWithUser, User } from '../../types/rows.js'
 import { signEmailChangeToken } from '../../verification/email-token.js'
@@ -57,7 +57,7 @@ export const changeEmail = defineEndpoint({
       callbackURL: z.string().optional(),
     }),
   ),
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const settings = ctx.options.user?.changeEmail
     if (!settings?.enabled) throw new AuthError(CoreErrors.CHANGE_EMAIL_DISABLED)

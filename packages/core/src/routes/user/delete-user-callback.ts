@@ -29,6 +29,7 @@ import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError, isAuthError, type ErrorDefinition } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
 import { appendQueryParam } from '../../security/append-query.js'
+import { sessionSource } from '../../session/credentials.js'
 import { optionalSensitiveSessionMiddleware } from '../../session/middleware.js'
 import { removeUser } from './remove-user.js'
 
@@ -57,6 +58,8 @@ export const deleteUserCallback = defineEndpoint({
     }
 
     if (!ctx.session) return refuse(CoreErrors.UNAUTHORIZED)
+    // An API key never deletes its owner (docs/sessions.md#credentials-other-than-the-cookie).
+    if (!sessionSource(ctx.session).mayChangeCredentials) return refuse(CoreErrors.CREDENTIAL_NOT_ALLOWED)
     let deleted = false
     try {
       deleted = token ? (await removeUser(ctx, ctx.session.user, { token })).ok : false

@@ -32,7 +32,7 @@ import { findCredentialAccount } from '../../accounts/users.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { sensitiveSessionMiddleware } from '../../session/middleware.js'
+import { credentialSessionMiddleware } from '../../session/middleware.js'
 import { isFresh } from '../../session/resolve-session.js'
 import { createVerificationToken, deleteVerificationToken } from '../../verification/verification-token.js'
 import { removeUser } from './remove-user.js'
@@ -57,7 +57,7 @@ export const deleteUser = defineEndpoint({
       })
       .optional(),
   ),
-  use: [sensitiveSessionMiddleware],
+  use: [credentialSessionMiddleware],
   handler: async (ctx) => {
     const settings = ctx.options.user?.deleteUser
     if (!settings?.enabled) throw new AuthError(CoreErrors.DELETE_USER_DISABLED)

@@ -5,7 +5,7 @@
  * nothing) clears it and answers null. Only members may activate an
  * organization, so the session never points at one the user cannot read.
  */
-import { defineEndpoint, sessionMiddleware } from '@gatehouse/core'
+import { defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import type { ResolvedOptions } from '../../options.js'
 import { setActive } from '../../services/active-organization.js'
@@ -24,7 +24,7 @@ export function setActiveOrganization(options: ResolvedOptions) {
     method: 'POST',
     path: '/organization/set-active',
     body,
-    use: [sessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { body, db, session } = ctx
       if (body.organizationSlug === undefined && (body.organizationId === null || body.organizationId === undefined)) {

@@ -7,7 +7,7 @@
  * by a removal must not point the session at an organization the user is not
  * in (docs/organization.md#security).
  */
-import { AuthError, defineEndpoint, sessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { OrganizationErrors } from '../../errors.js'
 import type { ResolvedOptions } from '../../options.js'
@@ -20,7 +20,7 @@ export function setActiveTeam(options: ResolvedOptions) {
     method: 'POST',
     path: '/organization/set-active-team',
     body: z.lazy(() => z.object({ teamId: z.string().min(1).nullable() })),
-    use: [sessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       requireTeams(options)
       const { body, db, session } = ctx

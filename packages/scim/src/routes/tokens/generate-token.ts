@@ -9,7 +9,7 @@
  * for one the organization has replaces its token (rotation), in one
  * transaction. Rate limited (plugin.ts).
  */
-import { defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import type { ResolvedScimOptions } from '../../options.js'
 import { requireTokenManager } from '../../services/token-access.js'
@@ -34,7 +34,7 @@ export function generateScimToken(options: ResolvedScimOptions) {
     method: 'POST',
     path: '/scim/generate-token',
     body,
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const { organizationId } = ctx.body
       await requireTokenManager(ctx, options, ctx.session, organizationId)

@@ -5,7 +5,7 @@
  * token the caller may not manage is answered like a missing one (404), so
  * the route tells nobody which organization a token id belongs to.
  */
-import { AuthError, defineEndpoint, sensitiveSessionMiddleware } from '@gatehouse/core'
+import { AuthError, defineEndpoint, credentialSessionMiddleware } from '@gatehouse/core'
 import { z } from 'zod'
 import { ScimErrors } from '../../errors.js'
 import type { ResolvedScimOptions } from '../../options.js'
@@ -23,7 +23,7 @@ export function revokeScimToken(options: ResolvedScimOptions) {
     method: 'POST',
     path: '/scim/revoke-token',
     body,
-    use: [sensitiveSessionMiddleware],
+    use: [credentialSessionMiddleware],
     handler: async (ctx) => {
       const row = await findTokenById(ctx.db, ctx.body.tokenId)
       if (!row) throw new AuthError(ScimErrors.SCIM_TOKEN_NOT_FOUND)

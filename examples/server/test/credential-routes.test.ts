@@ -1,0 +1,119 @@
+/**
+ * Every first-party plugin's routes that change credentials, or write the
+ * caller's session row, refuse a plugin credential such as an API key with
+ * 403 CREDENTIAL_NOT_ALLOWED; the OIDC provider's and SCIM's routes never read
+ * one (`cookieOnly`) (docs/sessions.md#credentials-other-than-the-cookie).
+ * A test key header stands in for the API key plugin, so the rule is checked
+ * apart from any one credential.
+ */
+import { AuthError, createAuth, defineErrors, definePlugin, type RequestCredential, type Row, type User } from '@gatehouse/core'
+import { memoryAdapter } from '@gatehouse/core/adapters/memory'
+import { describe, expect, it } from 'vitest'
+import { firstPartyPlugins } from './first-party-plugins.js'
+
+const BASE = 'http://localhost:3000'
+const PASSWORD = 'correct horse battery'
+const Refused = defineErrors({ TEST_KEY_REFUSED: { status: 401, message: 'Test key refused' } })
+
+/** `x-test-key: <user id>` signs the call in as that user, as an API key would. */
+const testKey = definePlugin({
+  id: 'test-key',
+  errors: Refused,
+  authenticate: async (ctx): Promise<RequestCredential | undefined> => {
+    const userId = ctx.headers.get('x-test-key')
+    if (userId === null) return undefined
+    const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: userId } })
+    if (!user) throw new AuthError(Refused.TEST_KEY_REFUSED)
+    const now = ctx.clock.now()
+    return {
+      source: 'test-key',
+      mayChangeCredentials: false,
+      session: {
+        user,
+        session: { id: 'key', token: 'key', userId, expiresAt: new Date(now.getTime() + 60_000), createdAt: now, updatedAt: now, ipAddress: null, userAgent: null },
+      },
+    }
+  },
+})
+
+async function setup() {
+  const auth = createAuth({
+    baseURL: BASE,
+    secret: 'credential-routes-secret-0123456789-abcdef',
+    database: memoryAdapter(),
+    logger: { disabled: true },
+    rateLimit: { enabled: false },
+    emailAndPassword: { enabled: true },
+    plugins: [...firstPartyPlugins(), testKey],
+  })
+  const signUp = await auth.handler(
+    new Request(`${BASE}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: BASE },
+      body: JSON.stringify({ name: 'Ada', email: 'ada@example.com', password: PASSWORD }),
+    }),
+  )
+  const { user } = (await signUp.json()) as { user: { id: string } }
+  // An admin, so the admin routes get past their role check to the credential rule.
+  const context = await auth.$context
+  await context.db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { role: 'admin' } })
+  return { auth, userId: user.id }
+}
+
+const ROUTES: ReadonlyArray<readonly [method: 'GET' | 'POST', path: string, body?: Record<string, unknown>]> = [
+  ['POST', '/two-factor/enable', { password: PASSWORD }],
+  ['POST', '/two-factor/disable', { password: PASSWORD }],
+  ['POST', '/two-factor/get-totp-uri', { password: PASSWORD }],
+  ['POST', '/two-factor/generate-backup-codes', { password: PASSWORD }],
+  ['POST', '/two-factor/enable-otp', { password: PASSWORD }],
+  ['POST', '/two-factor/disable-otp', { password: PASSWORD }],
+  ['GET', '/passkey/generate-register-options'],
+  ['POST', '/passkey/delete-passkey', { id: 'passkey-1' }],
+  ['POST', '/passkey/update-passkey', { id: 'passkey-1', name: 'laptop' }],
+  ['POST', '/admin/set-user-password', { userId: 'someone', newPassword: 'another long password' }],
+  ['POST', '/admin/impersonate-user', { userId: 'someone' }],
+  ['POST', '/organization/set-active', { organizationId: null }],
+  ['POST', '/organization/set-active-team', { teamId: null }],
+]
+
+describe('routes that change credentials refuse a plugin credential', () => {
+  it.each(ROUTES)('%s %s answers 403 CREDENTIAL_NOT_ALLOWED', async (method, path, body) => {
+    const { auth, userId } = await setup()
+    const response = await auth.handler(
+      new Request(`${BASE}/api/auth${path}`, {
+        method,
+        headers: { 'x-test-key': userId, origin: BASE, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
+    )
+    expect(response.status).toBe(403)
+    expect(await response.json()).toMatchObject({ code: 'CREDENTIAL_NOT_ALLOWED' })
+  })
+
+  it.each([
+    ['GET', '/scim/list-tokens?organizationId=org-1'],
+    ['POST', '/scim/generate-token', { organizationId: 'org-1', providerId: 'okta' }],
+    // A signed-in check of a code: with no session cookie and no pending sign-in, there is nobody to check it for.
+    ['POST', '/two-factor/verify-totp', { code: '123456' }],
+    ['GET', '/oauth2/grants'],
+  ] as const)('%s %s does not read the credential at all: no session (401)', async (method, path, body?: Record<string, unknown>) => {
+    const { auth, userId } = await setup()
+    const response = await auth.handler(
+      new Request(`${BASE}/api/auth${path}`, {
+        method,
+        headers: { 'x-test-key': userId, origin: BASE, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }),
+    )
+    expect(response.status).toBe(401)
+  })
+
+  it('serves the routes that only read, such as the organization list and passkey list', async () => {
+    const { auth, userId } = await setup()
+    for (const path of ['/organization/list', '/passkey/list-user-passkeys', '/get-session']) {
+      const response = await auth.handler(new Request(`${BASE}/api/auth${path}`, { headers: { 'x-test-key': userId } }))
+      expect(response.status, path).toBe(200)
+      expect(response.headers.getSetCookie(), path).toEqual([])
+    }
+  })
+})
