@@ -34,6 +34,7 @@ describe('default roles (owner, admin, member)', () => {
     for (const role of ['owner', 'admin']) {
       expect(can(role, { member: ['create', 'update', 'delete'], team: ['create', 'update', 'delete'], invitation: ['create', 'cancel'] })).toBe(true)
       expect(can(role, { sso: ['create', 'read', 'update', 'delete'] })).toBe(true)
+      expect(can(role, { apiKey: ['create', 'read', 'update', 'delete'] })).toBe(true)
     }
     for (const [resource, actions] of Object.entries(defaultStatements)) {
       for (const action of actions) expect(can('member', { [resource]: [action] })).toBe(false)

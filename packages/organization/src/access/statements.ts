@@ -5,7 +5,8 @@
  * has none; admin and owner may create, update and delete members and
  * teams, and create or cancel invitations. `ac` covers roles created at run
  * time, which owners and admins manage; `sso` the organization's single
- * sign-on providers and their domains (@gatehouse/sso, docs/sso.md#who-manages-a-provider).
+ * sign-on providers and their domains (@gatehouse/sso, docs/sso.md#who-manages-a-provider);
+ * `apiKey` the organization's own API keys (@gatehouse/api-key, docs/api-key.md#organization-keys).
  */
 import { createAccessControl } from './access-control.js'
 
@@ -20,6 +21,7 @@ export const defaultStatements = {
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
   sso: ['create', 'read', 'update', 'delete'],
+  apiKey: ['create', 'read', 'update', 'delete'],
 } as const
 
 export const defaultAc = createAccessControl(defaultStatements)
@@ -31,6 +33,7 @@ export const ownerRole = defaultAc.newRole({
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
   sso: ['create', 'read', 'update', 'delete'],
+  apiKey: ['create', 'read', 'update', 'delete'],
 })
 
 export const adminRole = defaultAc.newRole({
@@ -40,6 +43,7 @@ export const adminRole = defaultAc.newRole({
   team: ['create', 'update', 'delete'],
   ac: ['create', 'read', 'update', 'delete'],
   sso: ['create', 'read', 'update', 'delete'],
+  apiKey: ['create', 'read', 'update', 'delete'],
 })
 
 export const memberRole = defaultAc.newRole({})

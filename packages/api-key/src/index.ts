@@ -1,0 +1,6 @@
+export { apiKey } from './plugin.js'
+export { ApiKeyErrors } from './errors.js'
+export { apiKeySchema, type ApiKeyRow } from './schema.js'
+export { resolveApiKeyOptions, type ApiKeyOptions, type ResolvedApiKeyOptions } from './options.js'
+export type { ApiKeyAnswer } from './services/keys.js'
+export type { Statements } from './services/permissions.js'
