@@ -174,3 +174,19 @@ export { constantTimeEqual } from './crypto/keys.js'
 export type { Clock } from './crypto/clock.js'
 export type { Random } from './crypto/random.js'
 export type { Secrets } from './crypto/keys.js'
+// Signing keys shared by the plugins that sign (docs/plugins.md#signing-keys-shared-by-plugins).
+export {
+  DEFAULT_ROTATION_INTERVAL,
+  getJwks,
+  isSigningAlgorithm,
+  JWKS_MAX_AGE,
+  jwksSchema,
+  KEY_CACHE_TTL_MS,
+  PREPUBLISH_SECONDS,
+  PUBLICATION_MARGIN_SECONDS,
+  RSA_MODULUS_LENGTH,
+  signingKeyPolicy,
+  signingKeys,
+  SUPPORTED_ALGORITHMS,
+} from './signing-keys/index.js'
+export type { CurrentKey, KeyContext, SigningAlgorithm, SigningKeyNeeds, SigningKeyPolicy, SigningKeys } from './signing-keys/index.js'

@@ -30,7 +30,7 @@ const floors: readonly (readonly string[])[] = [
   ['rate-limit/'],
   ['types/'],
   ['endpoint/', 'options.ts', 'plugins/'],
-  ['accounts/', 'cleanup/', 'migrations/', 'session/'],
+  ['accounts/', 'cleanup/', 'migrations/', 'session/', 'signing-keys/'],
   ['social/', 'verification/'],
   ['routes/'],
   ['auth/'],

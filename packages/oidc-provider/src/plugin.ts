@@ -6,7 +6,8 @@
  * signed in, the end of a user's grants when core revokes their credentials,
  * and rate limits on the endpoints a client could hammer.
  */
-import { definePlugin, withMetadata, type CredentialsRevoked } from '@gatehouse/core'
+import { definePlugin, getJwks, withMetadata, type CredentialsRevoked } from '@gatehouse/core'
+import { signingAlgorithms } from './keys/algorithms.js'
 import { tokenCleanup } from './cleanup.js'
 import { OidcErrors } from './errors.js'
 import { resolveOidcOptions, type OidcProviderOptions } from './options.js'
@@ -35,7 +36,10 @@ export function oidcProvider(options: OidcProviderOptions) {
     clientHalf: { name: 'oidcProviderClient', from: '@gatehouse/oidc-provider/client' },
     schema: oidcProviderSchema,
     // Its bearer tokens are access tokens, and its sessions are a person's in a browser: never a bearer session token or an API key (docs/sessions.md#credentials-other-than-the-cookie).
-    endpoints: withMetadata(oidcProviderEndpoints(resolved), { cookieOnly: true }),
+    // `getJwks` stays core's own object (public, reads no cookie): every signing plugin lists the same one route.
+    endpoints: { ...withMetadata(oidcProviderEndpoints(resolved), { cookieOnly: true }), getJwks },
+    // ID Tokens share the access tokens' lifetime; core keeps one key store for every plugin that signs.
+    signingKeys: { algorithms: signingAlgorithms(resolved), tokenLifetime: resolved.accessTokenExpiresIn, rotationInterval: resolved.signing.rotationInterval },
     errors: OidcErrors,
     hooks: { after: [resumeAfterSignIn(resolved)] },
     cleanup: tokenCleanup,

@@ -10,7 +10,7 @@
  * and pending consents live in core's verification table.
  */
 import type { SchemaExtension } from '@gatehouse/core'
-import { jwksSchema } from './keys/schema.js'
+import { jwksSchema } from '@gatehouse/core'
 
 const user = { model: 'user', field: 'id', onDelete: 'cascade' } as const
 

@@ -7,7 +7,7 @@ import { base64url, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify } f
 import { describe, expect, it } from 'vitest'
 import { createSecrets } from '../../core/src/crypto/keys.js'
 import { SECRET } from '../../core/test/helpers.js'
-import { decryptPrivateKey } from '../src/keys/encryption.js'
+import { decryptPrivateKey } from '../../core/src/signing-keys/encryption.js'
 import { signJwt } from '../src/keys/index.js'
 import { fetchJwks, keysAuth, relyingPartyKeys, storedKeys } from './keys-fixtures.js'
 

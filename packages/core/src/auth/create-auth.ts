@@ -199,6 +199,8 @@ function mergeEndpoints(core: EndpointMap, plugins: readonly GatehousePlugin[]):
     if (seen.has(plugin.id)) throw new Error(`Plugin "${plugin.id}" is registered twice`)
     seen.add(plugin.id)
     for (const [name, endpoint] of Object.entries(plugin.endpoints ?? {})) {
+      // The same endpoint object under the same name is one route: the shared `getJwks` of every plugin that signs.
+      if (merged[name] === endpoint) continue
       if (name in merged) throw new Error(`Endpoint name "${name}" of plugin "${plugin.id}" is already taken`)
       merged[name] = endpoint
     }

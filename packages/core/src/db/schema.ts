@@ -176,6 +176,8 @@ export function mergeSchemas(base: Schema, ...extensions: ReadonlyArray<SchemaEx
       }
       if (definition.tableName) target.tableName = definition.tableName
       for (const [field, fieldDefinition] of Object.entries(definition.fields ?? {})) {
+        // The same definition object again (two plugins listing the shared `jwksSchema`) adds nothing.
+        if (target.fields[field] === fieldDefinition) continue
         if (field === 'id' || field in target.fields) {
           // Redeclaring a field is the way people try to rename its column; naming is the way that works.
           throw new Error(

@@ -25,6 +25,7 @@ import type { CleanupTarget } from './cleanup.js'
 import type { EndpointMetadata, Method, Schema } from './endpoint.js'
 import type { AccountOptions, AdvancedOptions, EmailAndPasswordOptions, EmailVerificationOptions, NamingOptions, SessionOptions, UserOptions } from './options.js'
 import type { SessionWithUser, User } from './rows.js'
+import type { SigningKeyNeeds } from './signing.js'
 import type { CachePayloadMemo, PasswordService } from './services.js'
 import type { ConfiguredProvider, SocialProvidersOptions } from './social.js'
 
@@ -198,6 +199,12 @@ export interface GatehousePlugin {
    * expired, used up, rate limited): the call never falls back to the cookie.
    */
   readonly authenticate?: (ctx: EndpointContext) => Promise<RequestCredential | undefined> | RequestCredential | undefined
+  /**
+   * The plugin signs tokens with the shared keys (docs/plugins.md#signing-keys-shared-by-plugins):
+   * its algorithms, its longest token lifetime, its rotation interval. The
+   * store serves the union; the plugin lists `jwksSchema` and `getJwks`.
+   */
+  readonly signingKeys?: SigningKeyNeeds
 }
 
 /** Why core ended a user's sessions (docs/plugins.md#when-a-users-credentials-are-revoked). */

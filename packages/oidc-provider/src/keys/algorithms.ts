@@ -1,16 +1,15 @@
 /**
  * @module
- * Which algorithms get keys, and the key parameters for each. RS256 always
- * has a key: OpenID Connect Discovery §3 requires RS256 among the ID Token
- * algorithms so any relying party can verify. RSA keys are 2048 bits, the
- * smallest size allowed; ES256 uses P-256 and EdDSA uses Ed25519.
+ * Which algorithms the provider's keys are made for. RS256 always has a key:
+ * OpenID Connect Discovery §3 requires RS256 among the ID Token algorithms so
+ * any relying party can verify. The keys themselves, their parameters and
+ * their store are core's, shared with other plugins that sign
+ * (docs/plugins.md#signing-keys-shared-by-plugins).
  */
-import type { GenerateKeyPairOptions } from 'jose'
-import type { ResolvedOidcOptions, SigningAlgorithm } from '../options.js'
+import { SUPPORTED_ALGORITHMS } from '@gatehouse/core'
+import type { ResolvedOidcOptions } from '../options.js'
 
-export const SUPPORTED_ALGORITHMS: readonly SigningAlgorithm[] = ['RS256', 'ES256', 'EdDSA']
-
-export const RSA_MODULUS_LENGTH = 2048
+export { isSigningAlgorithm, RSA_MODULUS_LENGTH, SUPPORTED_ALGORITHMS } from '@gatehouse/core'
 
 /**
  * The configured default first, then RS256, then the additional ones, without repeats.
@@ -18,30 +17,7 @@ export const RSA_MODULUS_LENGTH = 2048
  * @example
  * signingAlgorithms(resolveOidcOptions({ loginPage: '/login', signing: { algorithm: 'ES256' } })) // ['ES256', 'RS256']
  */
-export function signingAlgorithms(options: Pick<ResolvedOidcOptions, 'signing'>): readonly SigningAlgorithm[] {
+export function signingAlgorithms(options: Pick<ResolvedOidcOptions, 'signing'>) {
   const wanted = [options.signing.algorithm, 'RS256' as const, ...options.signing.additionalAlgorithms]
   return [...new Set(wanted)].filter((alg) => SUPPORTED_ALGORITHMS.includes(alg))
-}
-
-/**
- * @example
- * isSigningAlgorithm(row.alg) // false for 'none', 'HS256' or anything else we never make
- */
-export function isSigningAlgorithm(value: unknown): value is SigningAlgorithm {
-  return typeof value === 'string' && (SUPPORTED_ALGORITHMS as readonly string[]).includes(value)
-}
-
-/**
- * @example
- * const pair = await generateKeyPair('RS256', keyPairOptions('RS256')) // 2048-bit, private half exportable for storage
- */
-export function keyPairOptions(alg: SigningAlgorithm): GenerateKeyPairOptions {
-  switch (alg) {
-    case 'RS256':
-      return { modulusLength: RSA_MODULUS_LENGTH, extractable: true }
-    case 'ES256':
-      return { extractable: true }
-    case 'EdDSA':
-      return { crv: 'Ed25519', extractable: true }
-  }
 }

@@ -21,7 +21,7 @@
 import type { ResolvedOidcOptions } from '../options.js'
 import { signingAlgorithms } from './algorithms.js'
 import { issuer } from './issuer.js'
-import type { KeyContext } from './key-store.js'
+import type { KeyContext } from '@gatehouse/core'
 
 /** Endpoint fields and their paths below the issuer. */
 export const ENDPOINT_PATHS = {

@@ -6,7 +6,7 @@
  * identical to the URL it was fetched under, minus the well-known suffix).
  * It comes from the configured `baseURL`, never from the request's Host.
  */
-import type { KeyContext } from './key-store.js'
+import type { KeyContext } from '@gatehouse/core'
 
 /**
  * @example

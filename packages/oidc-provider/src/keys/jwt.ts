@@ -1,22 +1,15 @@
 /**
  * @module
- * Signing and verifying the provider's JWTs (ID Tokens) with the stored keys,
- * the published key set, and `at_hash`. Every JWS and JWK operation goes
- * through jose.
+ * Signing and verifying the provider's JWTs (ID Tokens) with core's shared
+ * keys (docs/plugins.md#signing-keys-shared-by-plugins), the published key
+ * set, and `at_hash`. Every JWS and JWK operation goes through jose.
  */
 import { createHash } from 'node:crypto'
-import { base64url, createLocalJWKSet, decodeJwt, errors, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose'
+import { signingKeys, type KeyContext } from '@gatehouse/core'
+import { base64url, type JWK, type JWTPayload } from 'jose'
 import type { ResolvedOidcOptions, SigningAlgorithm } from '../options.js'
-import { signingAlgorithms, SUPPORTED_ALGORITHMS } from './algorithms.js'
+import { signingAlgorithms } from './algorithms.js'
 import { issuer } from './issuer.js'
-import { currentSigningKey, publishedKeys, type KeyContext } from './key-store.js'
-
-/** Private members of RSA, EC and OKP JWKs (RFC 7518 §6): never published, whatever a row holds. */
-const PRIVATE_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'])
-
-function publicPart(jwk: JWK): JWK {
-  return Object.fromEntries(Object.entries(jwk).filter(([member]) => !PRIVATE_MEMBERS.has(member))) as JWK
-}
 
 /**
  * Signs `payload` with the current key of `alg` (default: the configured ID
@@ -34,11 +27,8 @@ export async function signJwt(
 ): Promise<string> {
   const alg = opts.alg ?? options.signing.algorithm
   if (!signingAlgorithms(options).includes(alg)) throw new Error(`oidc-provider: ${alg} is not a configured signing algorithm`)
-  const key = await currentSigningKey(ctx, options, alg)
   const now = Math.floor(ctx.auth.clock.now().getTime() / 1000)
-  return new SignJWT({ iss: issuer(ctx), iat: now, ...payload })
-    .setProtectedHeader({ alg, kid: key.kid, typ: 'JWT' })
-    .sign(key.privateKey)
+  return signingKeys(ctx.auth).sign({ iss: issuer(ctx), iat: now, ...payload }, { alg })
 }
 
 /**
@@ -53,32 +43,15 @@ export async function signJwt(
  */
 export async function verifyJwt(
   ctx: KeyContext,
-  options: ResolvedOidcOptions,
+  _options: ResolvedOidcOptions,
   token: string,
   opts: { audience?: string; allowExpired?: boolean } = {},
 ): Promise<JWTPayload | null> {
-  const keySet = createLocalJWKSet(await publicJwks(ctx, options))
-  const now = ctx.auth.clock.now()
-  try {
-    let currentDate = now
-    if (opts.allowExpired) {
-      // Only picks the moment the time claims are judged at; the signature is still checked below.
-      const { exp } = decodeJwt(token)
-      if (typeof exp === 'number' && exp * 1000 <= now.getTime()) currentDate = new Date(exp * 1000 - 1000)
-    }
-    const { payload } = await jwtVerify(token, keySet, {
-      issuer: issuer(ctx),
-      ...(opts.audience !== undefined ? { audience: opts.audience } : {}),
-      // Never `none` (jose refuses unsecured JWTs here anyway), never HMAC with a public key as secret.
-      algorithms: [...SUPPORTED_ALGORITHMS],
-      requiredClaims: ['exp'],
-      currentDate,
-    })
-    return payload
-  } catch (error) {
-    if (error instanceof errors.JOSEError || error instanceof TypeError) return null
-    throw error
-  }
+  return signingKeys(ctx.auth).verify(token, {
+    issuer: issuer(ctx),
+    ...(opts.audience !== undefined ? { audience: opts.audience } : {}),
+    ...(opts.allowExpired ? { allowExpired: true } : {}),
+  })
 }
 
 /**
@@ -104,7 +77,6 @@ export function atHash(accessToken: string, alg: SigningAlgorithm): string {
  * @example
  * const { keys } = await publicJwks(ctx, options)
  */
-export async function publicJwks(ctx: KeyContext, options: ResolvedOidcOptions): Promise<{ keys: JWK[] }> {
-  const keys = await publishedKeys(ctx, options)
-  return { keys: keys.map((key) => ({ ...publicPart(key.publicJwk), kid: key.kid, alg: key.alg, use: 'sig' })) }
+export function publicJwks(ctx: KeyContext, _options?: ResolvedOidcOptions): Promise<{ keys: JWK[] }> {
+  return signingKeys(ctx.auth).publicJwks()
 }

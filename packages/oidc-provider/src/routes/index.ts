@@ -28,7 +28,7 @@ import { oauth2UserInfo } from './userinfo.js'
 export function oidcProviderEndpoints(options: ResolvedOidcOptions) {
   return {
     getOpenIdConfig: getOpenIdConfiguration(options),
-    getJwks: getJwks(options),
+    getJwks,
     oauth2Authorize: oauth2Authorize(options),
     oauth2Consent: oauth2Consent(options),
     oauth2ConsentRequest: oauth2ConsentRequest(options),

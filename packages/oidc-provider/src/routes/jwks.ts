@@ -1,29 +1,8 @@
 /**
  * @module
- * GET /jwks: the public signing keys (RFC 7517 §5), fetched by relying
- * parties to verify ID Tokens. Public, so any origin may read it; cached by
- * them for five minutes, short next to a key's published life, so a rotated
- * key is seen long before its predecessor leaves the set.
+ * GET /jwks: core's shared key set (docs/plugins.md#signing-keys-shared-by-plugins),
+ * listed by this plugin so relying parties find the ID Token keys at the
+ * `jwks_uri` of discovery. The same endpoint object every signing plugin
+ * lists: with the jwt plugin on too, one route publishes both plugins' keys.
  */
-import { defineEndpoint } from '@gatehouse/core'
-import { publicJwks } from '../keys/index.js'
-import type { ResolvedOidcOptions } from '../options.js'
-
-export const JWKS_MAX_AGE = 300
-
-/**
- * @example
- * endpoints: { getJwks: getJwks(resolved) }
- */
-export function getJwks(options: ResolvedOidcOptions) {
-  return defineEndpoint({
-    method: 'GET',
-    path: '/jwks',
-    metadata: { skipRateLimit: true, cors: true },
-    handler: async (ctx) => {
-      const document = await publicJwks(ctx, options)
-      ctx.responseHeaders.set('cache-control', `public, max-age=${JWKS_MAX_AGE}`)
-      return document
-    },
-  })
-}
+export { getJwks, JWKS_MAX_AGE } from '@gatehouse/core'

@@ -12,10 +12,10 @@
  *
  * Uses WebCrypto only, like jose, so it runs wherever the plugin runs.
  */
-import type { Secrets } from '@gatehouse/core'
+import type { Secrets } from '../crypto/keys.js'
 import { base64url } from 'jose'
 
-/** The HKDF `info` of the key-encryption key: no other use of the secret can produce it. */
+/** The HKDF `info` of the key-encryption key: no other use of the secret can produce it. Named for the plugin that first kept keys, and kept so: rows sealed under it must still open. */
 export const KEY_ENCRYPTION_PURPOSE = 'oidc-provider:jwks-private-key'
 
 /** Format version prefix, so the scheme can change without guessing at old rows. */

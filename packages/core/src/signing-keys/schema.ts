@@ -5,13 +5,15 @@
  * private half encrypted (encryption.ts). `supersedes` names the key a row
  * replaced (`genesis:{alg}` for an algorithm's first key) and is unique: two
  * processes that decide together to create a key can insert only one, and
- * the loser signs with the winner's (docs/oidc-provider.md#signing-keys).
+ * the loser signs with the winner's (docs/oidc-provider.md#signing-keys). One
+ * table for every plugin that signs (the OIDC provider, session JWTs):
+ * docs/plugins.md#signing-keys-shared-by-plugins.
  */
-import type { SchemaExtension } from '@gatehouse/core'
+import type { SchemaExtension } from '../db/schema.js'
 
 /**
  * @example
- * definePlugin({ id: 'oidc-provider', schema: { ...jwksSchema, ...clientSchema } })
+ * definePlugin({ id: 'jwt', schema: jwksSchema, signingKeys: { algorithms: ['EdDSA'], tokenLifetime: 900 } })
  */
 export const jwksSchema = {
   jwks: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createSecrets } from '../../../core/src/crypto/keys.js'
+import { createSecrets } from '../crypto/keys.js'
 import { decryptPrivateKey, encryptPrivateKey } from './encryption.js'
 
 const OLD = 'old-secret-0123456789-abcdefghijklmnopqrstuv'

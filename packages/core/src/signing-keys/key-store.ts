@@ -4,7 +4,7 @@
  * age, and held in memory per auth instance for a short while.
  *
  * - Signing period: a key signs from `activatesAt` until `expiresAt`
- *   (`signing.rotationInterval` later, 30 days by default). Of the keys in
+ *   (`rotationInterval` later, 30 days by default; the shortest any plugin asks for). Of the keys in
  *   their period, the one activated last signs.
  * - Pre-publication: in the last {@link prepublishWindow} of a key's period
  *   (a day, or a quarter of the interval if shorter), the next sign or JWKS
@@ -17,18 +17,20 @@
  *   make the same successor, one insert wins; the others hit the unique
  *   constraint, re-read, and use the winner's key.
  * - Publication: a key's public half stays in the JWKS until its signing
- *   period ended one token lifetime (`accessTokenExpiresIn`, which ID Tokens
- *   share) plus a margin for clock skew ago; then the row is deleted.
+ *   period ended one token lifetime (the longest any plugin declares: the
+ *   OIDC provider's access and ID Tokens, session JWTs) plus a margin for
+ *   clock skew ago; then the row is deleted.
  * - Cache: the rows are re-read at most every {@link KEY_CACHE_TTL_MS}, so a
  *   rotation made by another process is seen within a minute; decrypted
  *   private keys are kept by kid, so signing is no database read and no
  *   decryption.
  */
-import { isUniqueViolation, type AuthContext } from '@gatehouse/core'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
-import type { ResolvedOidcOptions, SigningAlgorithm } from '../options.js'
-import { isSigningAlgorithm, keyPairOptions, signingAlgorithms } from './algorithms.js'
+import { isUniqueViolation } from '../db/adapter.js'
+import type { AuthContext } from '../types/contract.js'
+import { isSigningAlgorithm, keyPairOptions, type SigningAlgorithm } from './algorithms.js'
 import { decryptPrivateKey, encryptPrivateKey } from './encryption.js'
+import type { SigningKeyPolicy } from './policy.js'
 
 /** What the key functions need of a request: any endpoint or hook context has it. */
 export interface KeyContext {
@@ -100,10 +102,10 @@ function parseRow(row: Record<string, unknown>): SigningKey | null {
  * When a key's public half may leave the JWKS: every token it signed has expired by then.
  *
  * @example
- * const published = publishedUntil(key, options) > clock.now().getTime()
+ * const published = publishedUntil(key, policy) > clock.now().getTime()
  */
-export function publishedUntil(key: Pick<SigningKey, 'expiresAt'>, options: Pick<ResolvedOidcOptions, 'accessTokenExpiresIn'>): number {
-  return key.expiresAt.getTime() + (options.accessTokenExpiresIn + PUBLICATION_MARGIN_SECONDS) * 1000
+export function publishedUntil(key: Pick<SigningKey, 'expiresAt'>, policy: Pick<SigningKeyPolicy, 'tokenLifetime'>): number {
+  return key.expiresAt.getTime() + (policy.tokenLifetime + PUBLICATION_MARGIN_SECONDS) * 1000
 }
 
 /**
@@ -124,10 +126,10 @@ export function tipOf(keys: readonly SigningKey[], alg: SigningAlgorithm): Signi
  * How long before a key's period ends its successor is made and published.
  *
  * @example
- * prepublishWindow(resolved) // 86_400_000 with the default 30-day interval
+ * prepublishWindow(policy) // 86_400_000 with the default 30-day interval
  */
-export function prepublishWindow(options: Pick<ResolvedOidcOptions, 'signing'>): number {
-  return Math.min(PREPUBLISH_SECONDS, options.signing.rotationInterval / 4) * 1000
+export function prepublishWindow(policy: Pick<SigningKeyPolicy, 'rotationInterval'>): number {
+  return Math.min(PREPUBLISH_SECONDS, policy.rotationInterval / 4) * 1000
 }
 
 /**
@@ -145,19 +147,19 @@ export function activeKeys(keys: readonly SigningKey[], alg: SigningAlgorithm, n
     )
 }
 
-async function readRing(ctx: KeyContext, options: ResolvedOidcOptions): Promise<KeyRing> {
+async function readRing(ctx: KeyContext, policy: SigningKeyPolicy): Promise<KeyRing> {
   const { db, clock, logger } = ctx.auth
   const rows = await db.findMany({ model: MODEL })
   const keys = rows.map(parseRow).filter((key): key is SigningKey => key !== null)
   const now = clock.now().getTime()
   const tips = new Set(signingAlgorithmsInUse(keys).map((alg) => tipOf(keys, alg)?.kid))
-  const stale = keys.filter((key) => publishedUntil(key, options) <= now && !tips.has(key.kid))
+  const stale = keys.filter((key) => publishedUntil(key, policy) <= now && !tips.has(key.kid))
   if (stale.length > 0) {
     try {
       // Idempotent: processes pruning together delete the same rows.
       await db.deleteMany({ model: MODEL, where: { field: 'id', operator: 'in', value: stale.map((key) => key.kid) } })
     } catch (error) {
-      logger.warn('oidc-provider: could not delete retired signing keys', { error: error instanceof Error ? error.message : String(error) })
+      logger.warn('signing keys: could not delete retired keys', { error: error instanceof Error ? error.message : String(error) })
     }
   }
   const staleIds = new Set(stale.map((key) => key.kid))
@@ -174,7 +176,7 @@ function signingAlgorithmsInUse(keys: readonly SigningKey[]): SigningAlgorithm[]
  * before deciding to rotate) always queries, so it never answers rows read
  * before that write.
  */
-async function loadRing(ctx: KeyContext, options: ResolvedOidcOptions, fresh = false): Promise<KeyRing> {
+async function loadRing(ctx: KeyContext, policy: SigningKeyPolicy, fresh = false): Promise<KeyRing> {
   const state = stateOf(ctx.auth)
   const now = ctx.auth.clock.now().getTime()
   const cached = state.ring
@@ -182,7 +184,7 @@ async function loadRing(ctx: KeyContext, options: ResolvedOidcOptions, fresh = f
   if (!fresh && cached && now >= cached.loadedAt && now - cached.loadedAt < KEY_CACHE_TTL_MS) return cached
   if (!fresh && state.loading) return state.loading
   const loading = (async () => {
-    const loaded = await readRing(ctx, options)
+    const loaded = await readRing(ctx, policy)
     state.ring = loaded
     const live = new Set(loaded.keys.map((key) => key.kid))
     for (const kid of state.privateKeys.keys()) if (!live.has(kid)) state.privateKeys.delete(kid)
@@ -201,7 +203,7 @@ async function loadRing(ctx: KeyContext, options: ResolvedOidcOptions, fresh = f
 /** Makes a key pair for `alg` and inserts it as the successor of `predecessor`; losing the insert race is fine. */
 async function createSuccessor(
   ctx: KeyContext,
-  options: ResolvedOidcOptions,
+  policy: SigningKeyPolicy,
   alg: SigningAlgorithm,
   predecessor: SigningKey | undefined,
   activatesAt: Date,
@@ -224,7 +226,7 @@ async function createSuccessor(
         supersedes: predecessor ? predecessor.kid : `genesis:${alg}`,
         createdAt: now,
         activatesAt,
-        expiresAt: new Date(activatesAt.getTime() + options.signing.rotationInterval * 1000),
+        expiresAt: new Date(activatesAt.getTime() + policy.rotationInterval * 1000),
       },
     })
   } catch (error) {
@@ -236,7 +238,7 @@ async function createSuccessor(
 /** One rotation per algorithm at a time within this instance; concurrent callers share it. */
 function rotate(
   ctx: KeyContext,
-  options: ResolvedOidcOptions,
+  policy: SigningKeyPolicy,
   alg: SigningAlgorithm,
   predecessor: SigningKey | undefined,
   activatesAt: Date,
@@ -244,8 +246,8 @@ function rotate(
   const state = stateOf(ctx.auth)
   let running = state.rotations.get(alg)
   if (!running) {
-    running = createSuccessor(ctx, options, alg, predecessor, activatesAt)
-      .then(() => loadRing(ctx, options, true))
+    running = createSuccessor(ctx, policy, alg, predecessor, activatesAt)
+      .then(() => loadRing(ctx, policy, true))
       .then(() => undefined)
       .finally(() => state.rotations.delete(alg))
     state.rotations.set(alg, running)
@@ -268,7 +270,7 @@ async function openPrivateKey(ctx: KeyContext, key: SigningKey): Promise<CryptoK
   const { secrets, db, logger } = ctx.auth
   const opened = await decryptPrivateKey(secrets, key.kid, key.sealedPrivateKey)
   if (!opened.ok) {
-    logger.error('oidc-provider: a signing key cannot be decrypted with any configured secret; a new key replaces it', { kid: key.kid })
+    logger.error('signing keys: a key cannot be decrypted with any configured secret; a new key replaces it', { kid: key.kid })
     return null
   }
   if (opened.staleSecret) {
@@ -280,13 +282,13 @@ async function openPrivateKey(ctx: KeyContext, key: SigningKey): Promise<CryptoK
         update: { privateKey: await encryptPrivateKey(secrets, key.kid, opened.plaintext) },
       })
     } catch (error) {
-      logger.warn('oidc-provider: could not re-encrypt a signing key under the newest secret', { error: error instanceof Error ? error.message : String(error) })
+      logger.warn('signing keys: could not re-encrypt a key under the newest secret', { error: error instanceof Error ? error.message : String(error) })
     }
   }
   try {
     return (await importJWK(JSON.parse(opened.plaintext) as JWK, key.alg)) as CryptoKey
   } catch {
-    logger.error('oidc-provider: a stored signing key is not a usable private JWK; a new key replaces it', { kid: key.kid })
+    logger.error('signing keys: a stored key is not a usable private JWK; a new key replaces it', { kid: key.kid })
     return null
   }
 }
@@ -308,23 +310,23 @@ async function usableKey(ctx: KeyContext, keys: readonly SigningKey[], alg: Sign
 
 /**
  * The key to sign with for `alg`, making the first one, or the successor of
- * the current one when it is due (docs/oidc-provider.md#signing-keys).
+ * the current one when it is due (docs/plugins.md#signing-keys-shared-by-plugins).
  *
  * @example
- * const { kid, privateKey } = await currentSigningKey(ctx, options, 'RS256')
+ * const { kid, privateKey } = await currentSigningKey(ctx, signingKeyPolicy(ctx.auth), 'RS256')
  */
-export async function currentSigningKey(ctx: KeyContext, options: ResolvedOidcOptions, alg: SigningAlgorithm): Promise<CurrentKey> {
-  let ring = await loadRing(ctx, options)
+export async function currentSigningKey(ctx: KeyContext, policy: SigningKeyPolicy, alg: SigningAlgorithm): Promise<CurrentKey> {
+  let ring = await loadRing(ctx, policy)
   let fresh = false
   for (let round = 0; round < MAX_ROTATION_ROUNDS; round++) {
     const now = ctx.auth.clock.now().getTime()
     const usable = await usableKey(ctx, ring.keys, alg, now)
     const tip = tipOf(ring.keys, alg)
-    const successorDue = !tip || tip.expiresAt.getTime() - now <= prepublishWindow(options)
+    const successorDue = !tip || tip.expiresAt.getTime() - now <= prepublishWindow(policy)
     if (usable && !successorDue) return usable
     if (!fresh) {
       // Another process may have made the key already: look before paying for a key pair.
-      ring = await loadRing(ctx, options, true)
+      ring = await loadRing(ctx, policy, true)
       fresh = true
       continue
     }
@@ -332,18 +334,18 @@ export async function currentSigningKey(ctx: KeyContext, options: ResolvedOidcOp
       // Pre-publication: the successor takes over when the current period ends. A failure here
       // must not fail the sign, which still has a good key; the next call tries again.
       try {
-        await rotate(ctx, options, alg, tip, new Date(Math.max(tip.expiresAt.getTime(), now)))
+        await rotate(ctx, policy, alg, tip, new Date(Math.max(tip.expiresAt.getTime(), now)))
       } catch (error) {
-        ctx.auth.logger.warn('oidc-provider: could not make the next signing key', { error: error instanceof Error ? error.message : String(error) })
+        ctx.auth.logger.warn('signing keys: could not make the next key', { error: error instanceof Error ? error.message : String(error) })
         return usable
       }
     } else {
       // None, expired, or none this instance can decrypt: a key that signs at once.
-      await rotate(ctx, options, alg, tip, new Date(now))
+      await rotate(ctx, policy, alg, tip, new Date(now))
     }
-    ring = await loadRing(ctx, options)
+    ring = await loadRing(ctx, policy)
   }
-  throw new Error(`oidc-provider: no usable ${alg} signing key after ${MAX_ROTATION_ROUNDS} attempts`)
+  throw new Error(`signing keys: no usable ${alg} key after ${MAX_ROTATION_ROUNDS} attempts`)
 }
 
 /**
@@ -351,23 +353,23 @@ export async function currentSigningKey(ctx: KeyContext, options: ResolvedOidcOp
  * when due), so the JWKS lists a key before its first token.
  *
  * @example
- * await ensureSigningKeys({ auth: await auth.$context }, resolved) // e.g. at deploy time, to pay for RSA generation early
+ * await ensureSigningKeys({ auth: await auth.$context }, signingKeyPolicy(await auth.$context)) // e.g. at deploy time, to pay for RSA generation early
  */
-export async function ensureSigningKeys(ctx: KeyContext, options: ResolvedOidcOptions): Promise<void> {
-  for (const alg of signingAlgorithms(options)) await currentSigningKey(ctx, options, alg)
+export async function ensureSigningKeys(ctx: KeyContext, policy: SigningKeyPolicy): Promise<void> {
+  for (const alg of policy.algorithms) await currentSigningKey(ctx, policy, alg)
 }
 
 /**
  * Every key whose tokens may still be live, after making sure the current ones exist.
  *
  * @example
- * const keys = await publishedKeys(ctx, options) // current keys plus recently retired ones
+ * const keys = await publishedKeys(ctx, policy) // current keys plus recently retired ones
  */
-export async function publishedKeys(ctx: KeyContext, options: ResolvedOidcOptions): Promise<readonly SigningKey[]> {
-  await ensureSigningKeys(ctx, options)
-  const ring = await loadRing(ctx, options)
+export async function publishedKeys(ctx: KeyContext, policy: SigningKeyPolicy): Promise<readonly SigningKey[]> {
+  await ensureSigningKeys(ctx, policy)
+  const ring = await loadRing(ctx, policy)
   const now = ctx.auth.clock.now().getTime()
   return ring.keys
-    .filter((key) => publishedUntil(key, options) > now)
+    .filter((key) => publishedUntil(key, policy) > now)
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? -1 : 1))
 }

@@ -43,11 +43,11 @@ describe('activeKeys', () => {
 
 describe('windows', () => {
   it('publishes until the end of signing plus the token lifetime plus five minutes', () => {
-    expect(publishedUntil({ expiresAt: new Date(0) }, { accessTokenExpiresIn: 3600 })).toBe((3600 + 300) * 1000)
+    expect(publishedUntil({ expiresAt: new Date(0) }, { tokenLifetime: 3600 })).toBe((3600 + 300) * 1000)
   })
 
   it('pre-publishes a day ahead, or a quarter of a shorter interval', () => {
-    expect(prepublishWindow({ signing: { algorithm: 'RS256', additionalAlgorithms: [], rotationInterval: 30 * 86_400 } })).toBe(86_400_000)
-    expect(prepublishWindow({ signing: { algorithm: 'RS256', additionalAlgorithms: [], rotationInterval: 3600 } })).toBe(900_000)
+    expect(prepublishWindow({ rotationInterval: 30 * 86_400 })).toBe(86_400_000)
+    expect(prepublishWindow({ rotationInterval: 3600 })).toBe(900_000)
   })
 })

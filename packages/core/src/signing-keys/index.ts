@@ -1,0 +1,6 @@
+export { getJwks, JWKS_MAX_AGE, signingKeys, type SigningKeys } from './jwks.js'
+export { isSigningAlgorithm, RSA_MODULUS_LENGTH, SUPPORTED_ALGORITHMS, type SigningAlgorithm } from './algorithms.js'
+export { DEFAULT_ROTATION_INTERVAL, signingKeyPolicy, type SigningKeyNeeds, type SigningKeyPolicy } from './policy.js'
+export { jwksSchema } from './schema.js'
+export { KEY_CACHE_TTL_MS, PREPUBLISH_SECONDS, PUBLICATION_MARGIN_SECONDS, type CurrentKey, type KeyContext } from './key-store.js'
+export { KEY_ENCRYPTION_PURPOSE } from './encryption.js'
