@@ -27,12 +27,13 @@ export function percentile(sorted, p) {
 
 /**
  * Forks a server child and resolves once it listens. `kind` is `gatehouse`
- * or `bare`; `oidc` adds the OpenID Provider and `organization` the
- * organization plugin (server.mjs). With
+ * or `bare`; `oidc` adds the OpenID Provider, `organization` the
+ * organization plugin and `credentials` the API key plugin with bearer
+ * session tokens on (server.mjs). With
  * BENCH_CPU_PROF=<dir> the child runs under `--cpu-prof` and writes its
  * profile there when closed.
  */
-export async function startServer({ kind = 'gatehouse', cookieCache = false, oidc = false, organization = false, label = kind } = {}) {
+export async function startServer({ kind = 'gatehouse', cookieCache = false, oidc = false, organization = false, credentials = false, label = kind } = {}) {
   const execArgv = []
   const profileDir = process.env.BENCH_CPU_PROF
   if (profileDir) {
@@ -41,7 +42,7 @@ export async function startServer({ kind = 'gatehouse', cookieCache = false, oid
   }
   const child = fork(serverScript, [], {
     execArgv,
-    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0', BENCH_OIDC: oidc ? '1' : '0', BENCH_ORGANIZATION: organization ? '1' : '0' },
+    env: { ...process.env, BENCH_SERVER_KIND: kind, BENCH_COOKIE_CACHE: cookieCache ? '1' : '0', BENCH_OIDC: oidc ? '1' : '0', BENCH_ORGANIZATION: organization ? '1' : '0', BENCH_CREDENTIALS: credentials ? '1' : '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
 

@@ -4,7 +4,7 @@
  * node:http on loopback and loaded by autocannon (10 connections), next to a
  * bare node:http server in the same run. Prints requests/s, p50/p99 latency,
  * server CPU ms per request and non-2xx counts for get-session (cookie cache
- * off and on), the OpenID Provider's code exchange and userinfo, list-sessions
+ * off and on; by cookie, bearer token and API key, issue 36), the OpenID Provider's code exchange and userinfo, list-sessions
  * over 50 sessions, the organization list of a member of 20, sign-in and sign-up; the
  * example server's cold start, idle and peak memory and its list endpoints
  * (issue 18: startup.mjs, example-load.mjs); the
@@ -169,6 +169,38 @@ await scenario('get-session-db', { cookieCache: false }, async (server) => {
   const result = await measure(server, [{ method: 'GET', path: `${API}/get-session`, headers: { cookie } }])
   await assertSession(server, cookie, 'get-session-db (after)')
   return result
+})
+
+// Issue 36: the same read authenticated by the three credentials a script or an app sends: the cookie, a bearer
+// session token, an API key (a key use is a write: its lastRequest and count).
+await scenario('get-session-cookie-credentials', { credentials: true }, async (server) => {
+  const { cookie } = await signUp(server)
+  await assertSession(server, cookie, 'get-session-cookie-credentials')
+  return measure(server, [{ method: 'GET', path: `${API}/get-session`, headers: { cookie } }])
+})
+
+await scenario('get-session-bearer', { credentials: true }, async (server) => {
+  const email = uniqueEmail('bearer')
+  const response = await fetch(`${server.url}${API}/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench User', email, password: PASSWORD }),
+  })
+  const token = response.headers.get('set-auth-token')
+  if (!token) throw new Error('get-session-bearer: sign-up answered no set-auth-token')
+  const headers = { authorization: `Bearer ${token}` }
+  const check = await (await fetch(`${server.url}${API}/get-session`, { headers })).json()
+  if (!check?.session?.id) throw new Error('get-session-bearer: the bearer token read no session')
+  return measure(server, [{ method: 'GET', path: `${API}/get-session`, headers }])
+})
+
+await scenario('get-session-api-key', { credentials: true }, async (server) => {
+  const { cookie } = await signUp(server)
+  const { json } = await post(server, '/api-key/create', { name: 'bench' }, cookie)
+  const headers = { 'x-api-key': json.key }
+  const check = await (await fetch(`${server.url}${API}/get-session`, { headers })).json()
+  if (!check?.session?.id) throw new Error('get-session-api-key: the key read no session')
+  return measure(server, [{ method: 'GET', path: `${API}/get-session`, headers }])
 })
 
 await scenario('get-session-cache', { cookieCache: true }, async (server) => {

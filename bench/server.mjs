@@ -26,7 +26,8 @@
  * BENCH_COOKIE_CACHE (1 turns on the session cookie cache, maxAge 300 s) and
  * BENCH_OIDC (1 adds the OpenID Provider with one trusted confidential
  * client that skips consent, `BENCH_OIDC_CLIENT`) and BENCH_ORGANIZATION (1 adds
- * the organization plugin with its defaults).
+ * the organization plugin with its defaults) and BENCH_CREDENTIALS (1 adds the
+ * API key plugin, its per-key rate limit off, and turns bearer session tokens on).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -50,6 +51,7 @@ const kind = process.env.BENCH_SERVER_KIND
 const cookieCache = process.env.BENCH_COOKIE_CACHE === '1'
 const oidc = process.env.BENCH_OIDC === '1'
 const organization = process.env.BENCH_ORGANIZATION === '1'
+const credentials = process.env.BENCH_CREDENTIALS === '1'
 
 let completed = 0
 let inFlight = 0
@@ -81,6 +83,11 @@ async function gatehouseHandler() {
     const { organization: organizationPlugin } = await import('../packages/organization/dist/index.js')
     plugins.push(organizationPlugin())
   }
+  if (credentials) {
+    const { apiKey } = await import('../packages/api-key/dist/index.js')
+    // Its own window off: the load would measure 429s, as core's limit would.
+    plugins.push(apiKey({ rateLimit: { enabled: false } }))
+  }
   const auth = createAuth({
     baseURL: BENCH_BASE_URL,
     secret: BENCH_SECRET,
@@ -90,6 +97,7 @@ async function gatehouseHandler() {
     rateLimit: { enabled: false },
     logger: { disabled: true },
     production: false,
+    bearer: credentials,
     plugins,
   })
   await runMigrations(auth)

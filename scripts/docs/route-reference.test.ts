@@ -13,6 +13,8 @@ import { passkey } from '../../packages/passkey/src/index.js'
 import { twoFactor } from '../../packages/two-factor/src/index.js'
 import { sso } from '../../packages/sso/src/index.js'
 import { scim } from '../../packages/scim/src/index.js'
+import { apiKey } from '../../packages/api-key/src/index.js'
+import { jwt } from '../../packages/jwt/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -61,6 +63,16 @@ const sections = [
     '@gatehouse/scim',
     scim(),
     "The token routes need a session whose member may create, update and delete members (and teams, with groups on) in the organization: owners and admins by default (docs/scim.md#tokens). The `/scim/v2` routes are called by the directory with `Authorization: Bearer <token>` and answer `application/scim+json` (RFC 7644); a write's body is the SCIM JSON text. The discovery routes need no token. Answers, codes and errors are in docs/scim.md#endpoints.",
+  ),
+  pluginSection(
+    '@gatehouse/api-key',
+    apiKey(),
+    'Requests carrying a key in `x-api-key` run as its user on session routes, never on the ones that change credentials (docs/sessions.md#credentials-other-than-the-cookie). Limits and permissions are set by the server only; an organization key needs the `apiKey` action in its organization (docs/api-key.md#organization-keys).',
+  ),
+  pluginSection(
+    '@gatehouse/jwt',
+    jwt(),
+    '`/jwks` is the key set every signing plugin shares (docs/plugins.md#signing-keys-shared-by-plugins); get-session also answers a token in `set-auth-jwt` (docs/jwt.md).',
   ),
 ]
 

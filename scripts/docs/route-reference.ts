@@ -10,6 +10,7 @@ import type { GatehousePlugin } from '@gatehouse/core'
 import { z } from 'zod'
 import { endpointMethods, type AnyEndpoint, type EndpointMap } from '../../packages/core/src/endpoint/define-endpoint.js'
 import {
+  credentialSessionMiddleware,
   freshSessionMiddleware,
   optionalSensitiveSessionMiddleware,
   optionalSessionMiddleware,
@@ -41,6 +42,8 @@ export interface RouteSection {
 const CALLERS = new Map<unknown, string>([
   [sessionMiddleware, 'session'],
   [sensitiveSessionMiddleware, 'session (database-checked)'],
+  // docs/sessions.md#credentials-other-than-the-cookie: an API key's session is refused.
+  [credentialSessionMiddleware, 'signed-in session (database-checked, never an API key)'],
   // The route answers a missing session itself (a redirect for a browser on a mailed link), but needs one all the same.
   [freshSessionMiddleware, 'fresh session'],
   [optionalSessionMiddleware, 'anyone (session optional)'],

@@ -4,7 +4,9 @@
  * input and output, and every error code, is checked by the compiler.
  */
 import { adminClient } from '@gatehouse/admin/client'
+import { apiKeyClient } from '@gatehouse/api-key/client'
 import { billingClient } from '@gatehouse/billing/client'
+import { jwtClient } from '@gatehouse/jwt/client'
 import { magicLinkClient } from '@gatehouse/magic-link/client'
 import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
@@ -17,7 +19,7 @@ import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
 export const client = createAuthClient<ExampleAuth>({
-  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient(), scimClient()],
+  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient(), scimClient(), apiKeyClient(), jwtClient()],
 })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

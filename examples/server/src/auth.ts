@@ -12,14 +12,18 @@
  * embedded SQLite database, and magic-link sign-in, and two-factor (TOTP, emailed codes, backup codes),
  * and enterprise single sign-on (organizations bring their own OpenID Connect or SAML identity provider:
  * the app's organization settings and "Sign in with SSO"; docs/sso.md), and SCIM 2.0 directory sync
- * (a directory such as Okta or Entra ID manages an organization's members and teams; docs/scim.md).
+ * (a directory such as Okta or Entra ID manages an organization's members and teams; docs/scim.md), and API keys
+ * (docs/api-key.md), session JWTs for other services (docs/jwt.md), one-time tokens that hand a session to another
+ * origin, and with BEARER=1 bearer session tokens for clients without cookies (docs/sessions.md).
  * Every mail goes to the outbox (mailer.ts); every
  * applied billing event to WEBHOOK_LOG.
  */
 import { randomBytes } from 'node:crypto'
 import { admin } from '@gatehouse/admin'
+import { apiKey } from '@gatehouse/api-key'
 import { billing } from '@gatehouse/billing'
 import { createAuth, type Store } from '@gatehouse/core'
+import { jwt } from '@gatehouse/jwt'
 import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
@@ -55,6 +59,11 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
     // trusted entries; with none, the client is the peer (docs/rate-limits.md#behind-a-reverse-proxy).
     advanced: { ipAddress: { trustedProxyCount: config.trustProxy + 1 } },
     session: { cookieCache: { enabled: config.cookieCache, maxAge: config.cookieCacheMaxAge ?? 300 } },
+    // BEARER=1: mobile apps and scripts send the session token as `Authorization: Bearer` (set-auth-token hands it out).
+    bearer: config.bearer,
+    // GET /api/auth/one-time-token/generate, POST /api/auth/one-time-token/verify: a session handed to another
+    // origin once (that origin must be in TRUSTED_ORIGINS: verify is a POST under the origin check).
+    oneTimeToken: true,
     emailAndPassword: {
       enabled: true,
       minPasswordLength: 8,
@@ -174,6 +183,12 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // organization only. Users are its members, groups its teams; `active: false` suspends the member and ends their
       // sessions in the same request (docs/scim.md).
       scim(),
+      // /api/auth/api-key/*: keys for scripts (header x-api-key), shown once, stored hashed; a key runs as its user but never
+      // changes credentials; organization keys for owners and admins (docs/api-key.md). The app's Security page manages them.
+      apiKey(),
+      // GET /api/auth/token and get-session's set-auth-jwt: 15-minute EdDSA JWTs other services verify with
+      // /api/auth/jwks alone, the key set the OpenID Provider shares (docs/jwt.md).
+      jwt(),
     ],
   })
   return auth

@@ -56,6 +56,11 @@ export interface ServerConfig {
   readonly billingPlatform?: BillingPlatformConfig | undefined
   /** Session cookie cache with a 300 s lifetime. */
   readonly cookieCache: boolean
+  /**
+   * BEARER=1: `Authorization: Bearer <session token>` authenticates like the session cookie, and sign-in and
+   * sign-up answer `set-auth-token` (docs/sessions.md#bearer-tokens). Off by default.
+   */
+  readonly bearer: boolean
   readonly rateLimit: boolean
   /**
    * How many reverse proxies in front of the server append to X-Forwarded-For
@@ -161,6 +166,7 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     billingWebhookSecret: value(env, 'BILLING_WEBHOOK_SECRET'),
     billingPlatform: billingPlatform(env),
     cookieCache: value(env, 'COOKIE_CACHE') === '1',
+    bearer: value(env, 'BEARER') === '1',
     rateLimit: value(env, 'RATE_LIMIT') !== '0',
     trustProxy: trustProxy(env),
     mailLog: file('MAIL_LOG'),

@@ -60,24 +60,30 @@ async function setup() {
   return { auth, userId: user.id }
 }
 
-const ROUTES: ReadonlyArray<readonly [method: 'GET' | 'POST', path: string, body?: Record<string, unknown>]> = [
-  ['POST', '/two-factor/enable', { password: PASSWORD }],
-  ['POST', '/two-factor/disable', { password: PASSWORD }],
-  ['POST', '/two-factor/get-totp-uri', { password: PASSWORD }],
-  ['POST', '/two-factor/generate-backup-codes', { password: PASSWORD }],
-  ['POST', '/two-factor/enable-otp', { password: PASSWORD }],
-  ['POST', '/two-factor/disable-otp', { password: PASSWORD }],
-  ['GET', '/passkey/generate-register-options'],
-  ['POST', '/passkey/delete-passkey', { id: 'passkey-1' }],
-  ['POST', '/passkey/update-passkey', { id: 'passkey-1', name: 'laptop' }],
-  ['POST', '/admin/set-user-password', { userId: 'someone', newPassword: 'another long password' }],
-  ['POST', '/admin/impersonate-user', { userId: 'someone' }],
-  ['POST', '/organization/set-active', { organizationId: null }],
-  ['POST', '/organization/set-active-team', { teamId: null }],
+interface Route {
+  readonly method: 'GET' | 'POST'
+  readonly path: string
+  readonly body?: Record<string, unknown>
+}
+
+const ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/two-factor/enable', body: { password: PASSWORD } },
+  { method: 'POST', path: '/two-factor/disable', body: { password: PASSWORD } },
+  { method: 'POST', path: '/two-factor/get-totp-uri', body: { password: PASSWORD } },
+  { method: 'POST', path: '/two-factor/generate-backup-codes', body: { password: PASSWORD } },
+  { method: 'POST', path: '/two-factor/enable-otp', body: { password: PASSWORD } },
+  { method: 'POST', path: '/two-factor/disable-otp', body: { password: PASSWORD } },
+  { method: 'GET', path: '/passkey/generate-register-options' },
+  { method: 'POST', path: '/passkey/delete-passkey', body: { id: 'passkey-1' } },
+  { method: 'POST', path: '/passkey/update-passkey', body: { id: 'passkey-1', name: 'laptop' } },
+  { method: 'POST', path: '/admin/set-user-password', body: { userId: 'someone', newPassword: 'another long password' } },
+  { method: 'POST', path: '/admin/impersonate-user', body: { userId: 'someone' } },
+  { method: 'POST', path: '/organization/set-active', body: { organizationId: null } },
+  { method: 'POST', path: '/organization/set-active-team', body: { teamId: null } },
 ]
 
 describe('routes that change credentials refuse a plugin credential', () => {
-  it.each(ROUTES)('%s %s answers 403 CREDENTIAL_NOT_ALLOWED', async (method, path, body) => {
+  it.each(ROUTES)('$method $path answers 403 CREDENTIAL_NOT_ALLOWED', async ({ method, path, body }) => {
     const { auth, userId } = await setup()
     const response = await auth.handler(
       new Request(`${BASE}/api/auth${path}`, {

@@ -4,7 +4,9 @@
  * look at all of them at once.
  */
 import { admin } from '@gatehouse/admin'
+import { apiKey } from '@gatehouse/api-key'
 import { billing } from '@gatehouse/billing'
+import { jwt } from '@gatehouse/jwt'
 import { magicLink } from '@gatehouse/magic-link'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
@@ -29,5 +31,7 @@ export function firstPartyPlugins() {
     billing({ webhooks: { secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` } }),
     sso(),
     scim(),
+    apiKey(),
+    jwt(),
   ]
 }

@@ -272,3 +272,25 @@ export async function oidcCodeAndRefreshOnce(deployment: Deployment): Promise<vo
   expect(refreshStatuses.filter((status) => status === 200), await summary(refreshes.map((answer) => answer.clone()))).toHaveLength(1)
   expect(refreshStatuses.filter((status) => status === 400)).toHaveLength(REDEMPTIONS - 1)
 }
+
+/**
+ * An API key with five uses left, used twenty times at once across the
+ * processes: exactly five succeed (docs/api-key.md#remaining-uses); the
+ * row ends at 0. `remaining` is server-only, so the test sets it as the
+ * application's server would, in the database.
+ */
+export async function apiKeyRemainingOnce(deployment: Deployment): Promise<void> {
+  const [first] = deployment.servers as [ServerProcess]
+  const { cookie } = await signUp(first, uniqueEmail('api-key'))
+  const created = await first.call('/api/auth/api-key/create', { json: { name: 'parallel' }, cookie, ip: nextIp() })
+  expect(created.status).toBe(200)
+  const { id, key } = (await created.json()) as { id: string; key: string }
+  const { quote, param } = deployment
+  await deployment.db.query(`update ${quote('apikey')} set ${quote('remaining')} = 5, ${quote('rateLimitEnabled')} = ${param(1)} where id = ${param(2)}`, [false, id])
+  const answers = await spread(deployment.servers, REDEMPTIONS, (server) => server.call('/api/auth/get-session', { headers: { 'x-api-key': key }, ip: nextIp() }))
+  const statuses = answers.map((answer) => answer.status)
+  expect(statuses.filter((status) => status === 200), await summary(answers)).toHaveLength(5)
+  expect(statuses.filter((status) => status === 429)).toHaveLength(REDEMPTIONS - 5)
+  const [row] = await deployment.db.query<{ remaining: number | string }>(`select ${quote('remaining')} from ${quote('apikey')} where id = ${param(1)}`, [id])
+  expect(Number(row?.remaining)).toBe(0)
+}

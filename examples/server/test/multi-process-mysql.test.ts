@@ -5,7 +5,17 @@
  * without GATEHOUSE_TEST_MYSQL_URL and GATEHOUSE_TEST_REDIS_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { invitationOnce, oidcCodeAndRefreshOnce, passwordResetOnce, revocationUnderPolls, sessionAcrossProcesses, verificationOnce, webhookOnce, type Deployment } from './multi-process-cases.js'
+import {
+  apiKeyRemainingOnce,
+  invitationOnce,
+  oidcCodeAndRefreshOnce,
+  passwordResetOnce,
+  revocationUnderPolls,
+  sessionAcrossProcesses,
+  verificationOnce,
+  webhookOnce,
+  type Deployment,
+} from './multi-process-cases.js'
 import { openBacking, services, startProcess, type ServerProcess } from './multi-process-harness.js'
 
 const enabled = Boolean(services.mysql && services.redis)
@@ -36,4 +46,5 @@ describe.skipIf(!enabled)('several processes on MariaDB + Redis', () => {
   it('accepts an invitation once for twenty concurrent accepts', () => invitationOnce(deployment))
   it('applies a billing webhook id once for twenty concurrent deliveries', () => webhookOnce(deployment))
   it('redeems an OIDC authorization code and a refresh token once each for twenty concurrent requests', () => oidcCodeAndRefreshOnce(deployment))
+  it('spends an API key with five uses left exactly five times for twenty concurrent requests', () => apiKeyRemainingOnce(deployment))
 })

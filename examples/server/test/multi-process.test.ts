@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cookiesOf, runBuilt } from './harness.js'
 import {
+  apiKeyRemainingOnce,
   invitationOnce,
   oidcCodeAndRefreshOnce,
   passwordResetOnce,
@@ -96,6 +97,7 @@ describe.skipIf(!enabled)('several processes on PostgreSQL + Redis', () => {
   it('accepts an invitation once for twenty concurrent accepts', () => invitationOnce(deployment))
   it('applies a billing webhook id once for twenty concurrent deliveries', () => webhookOnce(deployment))
   it('redeems an OIDC authorization code and a refresh token once each for twenty concurrent requests', () => oidcCodeAndRefreshOnce(deployment))
+  it('spends an API key with five uses left exactly five times for twenty concurrent requests', () => apiKeyRemainingOnce(deployment))
 })
 
 describe.skipIf(!enabled)('PostgreSQL deployments: starting together, counters in the database, WORKERS', () => {

@@ -1,6 +1,6 @@
 /**
  * @module
- * The API key plugin's errors (docs/api-key.md#errors). Codes, messages and
+ * The API key plugin's errors (docs/api-key.md#using-a-key). Codes, messages and
  * statuses are the leading library's, so its `apiKeyClient()` narrows them
  * unchanged.
  */

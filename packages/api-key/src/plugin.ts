@@ -90,6 +90,8 @@ export function apiKey(options: ApiKeyOptions = {}) {
   const resolved = resolveApiKeyOptions(options)
   return definePlugin({
     id: 'api-key',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'apiKeyClient', from: '@gatehouse/api-key/client' },
     schema: apiKeySchema,
     errors: ApiKeyErrors,
     endpoints: apiKeyEndpoints(resolved),

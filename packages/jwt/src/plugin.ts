@@ -106,6 +106,8 @@ export function jwt(options: JwtOptions = {}) {
   const resolved = resolveJwtOptions(options)
   return definePlugin({
     id: 'jwt',
+    // Named in the compile error of a client typed from this server without its client half (docs/client.md).
+    clientHalf: { name: 'jwtClient', from: '@gatehouse/jwt/client' },
     schema: jwksSchema,
     endpoints: jwtEndpoints(resolved),
     errors: JwtErrors,

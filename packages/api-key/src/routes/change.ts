@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /api-key/update and POST /api-key/delete (docs/api-key.md#updating-and-revoking):
+ * POST /api-key/update and POST /api-key/delete (docs/api-key.md#routes):
  * by the key's user, or an organization member with the `apiKey` right. A
  * request may rename, enable or disable a key, change its expiry and (when on)
  * its metadata; its limits and permissions only the server changes. Neither

@@ -1,6 +1,6 @@
 /**
  * @module
- * POST /api-key/create (docs/api-key.md#creating-a-key): a new key for the
+ * POST /api-key/create (docs/api-key.md#routes): a new key for the
  * caller, or with `organizationId` for an organization whose `apiKey: create`
  * right the caller has. The key is answered once, in this answer; the server
  * keeps its hash. Limits and permissions (`remaining`, refills, the rate

@@ -1,6 +1,6 @@
 /**
  * @module
- * GET /api-key/get and GET /api-key/list (docs/api-key.md#listing-keys): a
+ * GET /api-key/get and GET /api-key/list (docs/api-key.md#routes): a
  * key's details, or the caller's keys (an organization's with
  * `organizationId`, for members with its `apiKey: read` right). Neither ever
  * answers a key or its hash. A request authenticated by an API key may read

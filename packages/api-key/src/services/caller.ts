@@ -1,6 +1,6 @@
 /**
  * @module
- * Whose keys a call manages (docs/api-key.md#who-manages-a-key). A request
+ * Whose keys a call manages (docs/api-key.md#organization-keys). A request
  * needs a session that may change credentials: the cookie or a bearer token,
  * never an API key (a key must not mint, widen or delete keys; 403
  * CREDENTIAL_NOT_ALLOWED), and may not name a `userId`. A server call

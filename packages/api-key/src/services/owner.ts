@@ -1,6 +1,6 @@
 /**
  * @module
- * Who may manage a key (docs/api-key.md#who-manages-a-key). A user's key:
+ * Who may manage a key (docs/api-key.md#organization-keys). A user's key:
  * that user only; anyone else gets 404, as for a key that does not exist, so
  * key ids reveal nothing. An organization's key: its members whose roles grant
  * the action on the `apiKey` resource of the organization's access control

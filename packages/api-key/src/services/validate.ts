@@ -1,6 +1,6 @@
 /**
  * @module
- * The checks create and update share (docs/api-key.md#creating-a-key):
+ * The checks create and update share (docs/api-key.md#routes):
  * name and prefix lengths, expiry bounds in days, refill pairs, metadata.
  */
 import { AuthError } from '@gatehouse/core'

@@ -1,0 +1,145 @@
+/**
+ * The leading library's own client plugins drive the example server
+ * unchanged (issue 36; docs/api-key.md#client, docs/jwt.md#client,
+ * docs/sessions.md#one-time-tokens): `createAuthClient` from
+ * `better-auth/client` with `apiKeyClient()` (`@better-auth/api-key/client`),
+ * `jwtClient()` and `oneTimeTokenClient()` (`better-auth/client/plugins`),
+ * all 1.7.5, over HTTP to the running server with a cookie jar that sends
+ * Origin on writes, as a browser on the app's origin would. With BEARER=1 a
+ * client without cookies signs in and works by `set-auth-token` alone.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { apiKeyClient } from '@better-auth/api-key/client'
+import { createAuthClient } from 'better-auth/client'
+import { jwtClient, oneTimeTokenClient } from 'better-auth/client/plugins'
+import { createLocalJWKSet, jwtVerify } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RunningServer } from '../src/server.js'
+import { startExample } from './harness.js'
+
+const PASSWORD = 'correct horse battery'
+
+/** A fetch with a cookie jar: the cookies the server set go back on the next call, Origin on writes. */
+function browserFetch(base: () => string) {
+  const jar = new Map<string, string>()
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init)
+    const headers = new Headers(request.headers)
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '))
+    if (request.method !== 'GET') headers.set('origin', base())
+    const body = request.method === 'GET' ? undefined : await request.text()
+    const response = await fetch(request.url, { method: request.method, headers, ...(body ? { body } : {}), redirect: 'manual' })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const index = pair.indexOf('=')
+      const name = pair.slice(0, index)
+      const value = pair.slice(index + 1)
+      if (value === '' || /max-age=0/i.test(line)) jar.delete(name)
+      else jar.set(name, value)
+    }
+    return response
+  }
+}
+
+describe('better-auth client plugins against the example server', () => {
+  let dir = ''
+  let server: RunningServer
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-better-auth-'))
+    server = await startExample(dir, { RATE_LIMIT: '0' })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  function client() {
+    return createAuthClient({
+      baseURL: `${server.url}/api/auth`,
+      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient()],
+      fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
+    })
+  }
+
+  it('apiKeyClient: create, list, get, update, delete; the key works from a script until deleted', async () => {
+    const ada = client()
+    expect((await ada.signUp.email({ name: 'Ada', email: 'ada@ba-clients.test', password: PASSWORD })).error).toBeNull()
+    const created = await ada.apiKey.create({ name: 'cli', expiresIn: 7 * 86_400 })
+    expect(created.error).toBeNull()
+    const key = created.data?.key ?? ''
+    expect(key).toMatch(/^[A-Za-z]{64}$/)
+    expect((await ada.apiKey.list()).data).toMatchObject({ total: 1, apiKeys: [{ name: 'cli' }] })
+    expect((await ada.apiKey.get({ query: { id: created.data?.id ?? '' } })).data).not.toHaveProperty('key')
+    expect((await ada.apiKey.update({ keyId: created.data?.id ?? '', enabled: false })).data?.enabled).toBe(false)
+    const disabled = await fetch(`${server.url}/api/auth/get-session`, { headers: { 'x-api-key': key } })
+    expect(((await disabled.json()) as { code: string }).code).toBe('KEY_DISABLED')
+    await ada.apiKey.update({ keyId: created.data?.id ?? '', enabled: true })
+    const session = await fetch(`${server.url}/api/auth/get-session`, { headers: { 'x-api-key': key } })
+    expect(((await session.json()) as { user: { email: string } }).user.email).toBe('ada@ba-clients.test')
+    expect((await ada.apiKey.delete({ keyId: created.data?.id ?? '' })).data).toEqual({ success: true })
+    expect((await fetch(`${server.url}/api/auth/get-session`, { headers: { 'x-api-key': key } })).status).toBe(401)
+  })
+
+  it('jwtClient: token() and jwks(); the token verifies with the key set alone', async () => {
+    const grace = client()
+    await grace.signUp.email({ name: 'Grace', email: 'grace@ba-clients.test', password: PASSWORD })
+    const token = await grace.token()
+    expect(token.error).toBeNull()
+    const jwks = await grace.jwks()
+    expect(jwks.error).toBeNull()
+    const { payload } = await jwtVerify(token.data?.token ?? '', createLocalJWKSet(jwks.data as { keys: [] }), { issuer: server.url, audience: server.url })
+    expect(payload.email).toBe('grace@ba-clients.test')
+  })
+
+  it('oneTimeTokenClient: generate in one browser, verify in another, which then holds the session', async () => {
+    const first = client()
+    await first.signUp.email({ name: 'Ida', email: 'ida@ba-clients.test', password: PASSWORD })
+    const generated = await first.oneTimeToken.generate()
+    expect(generated.error).toBeNull()
+    const second = client()
+    const verified = await second.oneTimeToken.verify({ token: generated.data?.token ?? '' })
+    expect(verified.error).toBeNull()
+    expect((await second.getSession()).data?.user.email).toBe('ida@ba-clients.test')
+    const again = await client().oneTimeToken.verify({ token: generated.data?.token ?? '' })
+    expect(again.error?.status).toBe(400)
+  })
+})
+
+describe('BEARER=1: a client without cookies', () => {
+  let dir = ''
+  let server: RunningServer
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-bearer-'))
+    server = await startExample(dir, { RATE_LIMIT: '0', BEARER: '1' })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it("signs up, keeps set-auth-token and works by Authorization: Bearer alone, as better-auth's bearer docs show", async () => {
+    let token = ''
+    const mobile = createAuthClient({
+      baseURL: `${server.url}/api/auth`,
+      fetchOptions: {
+        // No cookie jar at all: the token is all the app keeps.
+        auth: { type: 'Bearer', token: () => token },
+        onSuccess: (context) => {
+          const handed = context.response.headers.get('set-auth-token')
+          if (handed) token = handed
+        },
+      },
+    })
+    const signUp = await mobile.signUp.email({ name: 'Mo', email: 'mo@bearer.test', password: PASSWORD })
+    expect(signUp.error).toBeNull()
+    expect(token).toMatch(/^[^.]+\.[^.]+$/)
+    expect((await mobile.getSession()).data?.user.email).toBe('mo@bearer.test')
+    expect((await mobile.listSessions()).data).toHaveLength(1)
+    expect((await mobile.signOut()).error).toBeNull()
+    expect((await mobile.getSession()).data).toBeNull()
+  })
+})
