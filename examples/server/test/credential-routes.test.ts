@@ -6,35 +6,14 @@
  * A test key header stands in for the API key plugin, so the rule is checked
  * apart from any one credential.
  */
-import { AuthError, createAuth, defineErrors, definePlugin, type RequestCredential, type Row, type User } from '@gatehouse/core'
+import { createAuth } from '@gatehouse/core'
 import { memoryAdapter } from '@gatehouse/core/adapters/memory'
 import { describe, expect, it } from 'vitest'
+import { testKeyPlugin } from '../../../packages/core/test/test-key.js'
 import { firstPartyPlugins } from './first-party-plugins.js'
 
 const BASE = 'http://localhost:3000'
 const PASSWORD = 'correct horse battery'
-const Refused = defineErrors({ TEST_KEY_REFUSED: { status: 401, message: 'Test key refused' } })
-
-/** `x-test-key: <user id>` signs the call in as that user, as an API key would. */
-const testKey = definePlugin({
-  id: 'test-key',
-  errors: Refused,
-  authenticate: async (ctx): Promise<RequestCredential | undefined> => {
-    const userId = ctx.headers.get('x-test-key')
-    if (userId === null) return undefined
-    const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: userId } })
-    if (!user) throw new AuthError(Refused.TEST_KEY_REFUSED)
-    const now = ctx.clock.now()
-    return {
-      source: 'test-key',
-      mayChangeCredentials: false,
-      session: {
-        user,
-        session: { id: 'key', token: 'key', userId, expiresAt: new Date(now.getTime() + 60_000), createdAt: now, updatedAt: now, ipAddress: null, userAgent: null },
-      },
-    }
-  },
-})
 
 async function setup() {
   const auth = createAuth({
@@ -44,7 +23,7 @@ async function setup() {
     logger: { disabled: true },
     rateLimit: { enabled: false },
     emailAndPassword: { enabled: true },
-    plugins: [...firstPartyPlugins(), testKey],
+    plugins: [...firstPartyPlugins(), testKeyPlugin()],
   })
   const signUp = await auth.handler(
     new Request(`${BASE}/api/auth/sign-up/email`, {
@@ -58,6 +37,18 @@ async function setup() {
   const context = await auth.$context
   await context.db.update({ model: 'user', where: { field: 'id', value: user.id }, update: { role: 'admin' } })
   return { auth, userId: user.id }
+}
+
+/** A request signed in by the test key of `userId` only, from the app's origin. */
+async function asKey(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) {
+  const { auth, userId } = await setup()
+  return auth.handler(
+    new Request(`${BASE}/api/auth${path}`, {
+      method,
+      headers: { 'x-test-key': userId, origin: BASE, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    }),
+  )
 }
 
 interface Route {
@@ -84,14 +75,7 @@ const ROUTES: readonly Route[] = [
 
 describe('routes that change credentials refuse a plugin credential', () => {
   it.each(ROUTES)('$method $path answers 403 CREDENTIAL_NOT_ALLOWED', async ({ method, path, body }) => {
-    const { auth, userId } = await setup()
-    const response = await auth.handler(
-      new Request(`${BASE}/api/auth${path}`, {
-        method,
-        headers: { 'x-test-key': userId, origin: BASE, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      }),
-    )
+    const response = await asKey(method, path, body)
     expect(response.status).toBe(403)
     expect(await response.json()).toMatchObject({ code: 'CREDENTIAL_NOT_ALLOWED' })
   })
@@ -103,14 +87,7 @@ describe('routes that change credentials refuse a plugin credential', () => {
     ['POST', '/two-factor/verify-totp', { code: '123456' }],
     ['GET', '/oauth2/grants'],
   ] as const)('%s %s does not read the credential at all: no session (401)', async (method, path, body?: Record<string, unknown>) => {
-    const { auth, userId } = await setup()
-    const response = await auth.handler(
-      new Request(`${BASE}/api/auth${path}`, {
-        method,
-        headers: { 'x-test-key': userId, origin: BASE, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      }),
-    )
+    const response = await asKey(method, path, body)
     expect(response.status).toBe(401)
   })
 

@@ -199,7 +199,11 @@ describe.skipIf(!enabled)('faults over processes', () => {
       await db.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
     }
     await signUpsUnderCuts(a, 'terminate', terminate)
-    expect((await getSession(a, cookie)).status).toBe(200)
+    // The loop's last cut may kill an idle connection the pool has not yet noticed: the first request to draw it
+    // answers 503, as any transient fault does (docs/core.md#transient-faults); the one after is served.
+    const first = (await getSession(a, cookie)).status
+    expect([200, 503]).toContain(first)
+    expect(first === 200 ? first : (await getSession(a, cookie)).status).toBe(200)
   })
 
   it('connections cut at the TCP level in the middle of sign-ups: each answers 200 or 503, and no user is left without its account', async () => {

@@ -44,6 +44,10 @@ describe('every core route answers the shape the client expects', () => {
     const othersToken = sessions.find((session) => session.token !== current?.session.token)?.token ?? ''
     await ok('revokeSession', client.revokeSession({ token: othersToken }))
     expect((await other.getSession()).data).toBeNull()
+    // The session handed to the other browser by a one-time token: the same session, read there.
+    const { token: oneTime } = await ok('oneTimeToken.generate', client.oneTimeToken.generate())
+    const handed = await ok('oneTimeToken.verify', other.oneTimeToken.verify({ token: oneTime }))
+    expect(handed.session.id).toBe(current?.session.id)
 
     await ok('updateUser', client.updateUser({ name: 'Ada Lovelace', plan: 'team' }))
     const newAddress = email()

@@ -27,6 +27,7 @@ export function testServer<const P extends readonly GatehousePlugin[] = []>(opti
     database: memoryAdapter(),
     logger: { disabled: true },
     rateLimit: { enabled: false },
+    oneTimeToken: true,
     plugins: options.plugins,
     hooks: { after: options.after ?? [] },
     emailAndPassword: box.options.emailAndPassword,

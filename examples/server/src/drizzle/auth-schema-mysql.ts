@@ -542,6 +542,36 @@ export const scimGroup = mysqlTable('scimGroup', {
   foreignKey({ name: 'scimGroup_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
 ])
 
+export const apikey = mysqlTable('apikey', {
+  id: binVarchar('id').primaryKey(),
+  configId: binText('configId'),
+  name: binText('name'),
+  start: binText('start'),
+  prefix: binText('prefix'),
+  key: binVarchar('key').notNull(),
+  referenceId: binVarchar('referenceId').notNull(),
+  referenceType: binText('referenceType'),
+  refillInterval: double('refillInterval'),
+  refillAmount: double('refillAmount'),
+  lastRefillAt: datetime('lastRefillAt', { mode: 'date', fsp: 3 }),
+  enabled: boolean('enabled').notNull(),
+  rateLimitEnabled: boolean('rateLimitEnabled').notNull(),
+  rateLimitTimeWindow: double('rateLimitTimeWindow'),
+  rateLimitMax: double('rateLimitMax'),
+  requestCount: double('requestCount').notNull(),
+  remaining: double('remaining'),
+  lastRequest: datetime('lastRequest', { mode: 'date', fsp: 3 }),
+  expiresAt: datetime('expiresAt', { mode: 'date', fsp: 3 }),
+  createdAt: datetime('createdAt', { mode: 'date', fsp: 3 }).notNull(),
+  updatedAt: datetime('updatedAt', { mode: 'date', fsp: 3 }).notNull(),
+  permissions: binText('permissions'),
+  metadata: binText('metadata'),
+}, (table) => [
+  uniqueIndex('apikey_key_uniq').on(table.key),
+  index('apikey_referenceId_idx').on(table.referenceId),
+  index('apikey_expiresAt_idx').on(table.expiresAt),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),

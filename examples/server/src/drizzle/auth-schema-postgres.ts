@@ -528,6 +528,36 @@ export const scimGroup = pgTable('scimGroup', {
   foreignKey({ name: 'scimGroup_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
 ])
 
+export const apikey = pgTable('apikey', {
+  id: text('id').primaryKey(),
+  configId: text('configId'),
+  name: text('name'),
+  start: text('start'),
+  prefix: text('prefix'),
+  key: text('key').notNull(),
+  referenceId: text('referenceId').notNull(),
+  referenceType: text('referenceType'),
+  refillInterval: doublePrecision('refillInterval'),
+  refillAmount: doublePrecision('refillAmount'),
+  lastRefillAt: timestamp('lastRefillAt', { withTimezone: true, mode: 'date' }),
+  enabled: boolean('enabled').notNull(),
+  rateLimitEnabled: boolean('rateLimitEnabled').notNull(),
+  rateLimitTimeWindow: doublePrecision('rateLimitTimeWindow'),
+  rateLimitMax: doublePrecision('rateLimitMax'),
+  requestCount: doublePrecision('requestCount').notNull(),
+  remaining: doublePrecision('remaining'),
+  lastRequest: timestamp('lastRequest', { withTimezone: true, mode: 'date' }),
+  expiresAt: timestamp('expiresAt', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('createdAt', { withTimezone: true, mode: 'date' }).notNull(),
+  updatedAt: timestamp('updatedAt', { withTimezone: true, mode: 'date' }).notNull(),
+  permissions: text('permissions'),
+  metadata: text('metadata'),
+}, (table) => [
+  uniqueIndex('apikey_key_uniq').on(table.key),
+  index('apikey_referenceId_idx').on(table.referenceId),
+  index('apikey_expiresAt_idx').on(table.expiresAt),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),

@@ -528,6 +528,36 @@ export const scimGroup = sqliteTable('scimGroup', {
   foreignKey({ name: 'scimGroup_teamId_fk', columns: [table.teamId], foreignColumns: [team.id] }).onDelete('cascade'),
 ])
 
+export const apikey = sqliteTable('apikey', {
+  id: text('id').primaryKey(),
+  configId: text('configId'),
+  name: text('name'),
+  start: text('start'),
+  prefix: text('prefix'),
+  key: text('key').notNull(),
+  referenceId: text('referenceId').notNull(),
+  referenceType: text('referenceType'),
+  refillInterval: real('refillInterval'),
+  refillAmount: real('refillAmount'),
+  lastRefillAt: isoDate('lastRefillAt'),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  rateLimitEnabled: integer('rateLimitEnabled', { mode: 'boolean' }).notNull(),
+  rateLimitTimeWindow: real('rateLimitTimeWindow'),
+  rateLimitMax: real('rateLimitMax'),
+  requestCount: real('requestCount').notNull(),
+  remaining: real('remaining'),
+  lastRequest: isoDate('lastRequest'),
+  expiresAt: isoDate('expiresAt'),
+  createdAt: isoDate('createdAt').notNull(),
+  updatedAt: isoDate('updatedAt').notNull(),
+  permissions: text('permissions'),
+  metadata: text('metadata'),
+}, (table) => [
+  uniqueIndex('apikey_key_uniq').on(table.key),
+  index('apikey_referenceId_idx').on(table.referenceId),
+  index('apikey_expiresAt_idx').on(table.expiresAt),
+])
+
 export const userRelations = relations(user, ({ many }) => ({
   sessions: many(session),
   accounts: many(account),

@@ -175,6 +175,12 @@ export const coreRoutes = {
   },
   // May revoke every session of the user (revokeSessionsOnPasswordReset).
   resetPassword: { endpoint: 'resetPassword', method: 'POST', path: '/reset-password', output: statusShape, signals: SESSION },
+  // With the server's `oneTimeToken` option (docs/sessions.md#one-time-tokens): hand this session to another origin,
+  // whose verify signs that browser into it.
+  oneTimeToken: {
+    generate: { endpoint: 'generateOneTimeToken', method: 'GET', path: '/one-time-token/generate', output: z.looseObject({ token: z.string() }) },
+    verify: { endpoint: 'verifyOneTimeToken', method: 'POST', path: '/one-time-token/verify', output: sessionWithUserShape, signals: SESSION },
+  },
 } as const satisfies RouteTable
 
 export type CoreRoutes = typeof coreRoutes
