@@ -95,6 +95,7 @@ export {
 } from './session/middleware.js'
 // Credentials other than the cookie (docs/sessions.md#credentials-other-than-the-cookie).
 export { requestSessionToken, sessionSource } from './session/credentials.js'
+export { exposeHeader } from './cookies/bearer-header.js'
 export type { SessionOrigin } from './session/credentials.js'
 // For plugins that change fields of the caller's session (activeOrganizationId): keep the cookie cache and secondary storage in step.
 export { setCookieCache } from './session/session-cookies.js'

@@ -8,36 +8,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { findUserByEmail } from '../src/accounts/users.js'
-import { AuthError, CoreErrors, defineErrors, definePlugin, optionalSessionMiddleware, sessionSource, type RequestCredential } from '../src/index.js'
+import { CoreErrors, definePlugin, optionalSessionMiddleware, sessionSource, type AuthContext } from '../src/index.js'
 import { accountAuth, authed, browserAnswer, PASSWORD, signUp } from './accounts.js'
 import { BASE, request } from './helpers.js'
-
-const KeyErrors = defineErrors({ TEST_KEY_REFUSED: { status: 401, message: 'Test key refused' } })
-
-/** A plugin whose `x-test-key: <email>` authenticates as that user; `x-test-key: refused` is refused. */
-function testKeyPlugin(calls: { count: number }) {
-  return definePlugin({
-    id: 'test-key',
-    errors: KeyErrors,
-    authenticate: async (ctx): Promise<RequestCredential | undefined> => {
-      const header = ctx.headers.get('x-test-key')
-      if (header === null) return undefined
-      calls.count += 1
-      if (header === 'refused') throw new AuthError(KeyErrors.TEST_KEY_REFUSED)
-      const user = await findUserByEmail(ctx.db, header)
-      if (!user) throw new AuthError(KeyErrors.TEST_KEY_REFUSED)
-      const now = ctx.clock.now()
-      return {
-        source: 'test-key',
-        mayChangeCredentials: false,
-        session: {
-          user,
-          session: { id: 'key-1', token: 'key:key-1', userId: user.id, expiresAt: new Date(now.getTime() + 3600_000), createdAt: now, updatedAt: now, ipAddress: null, userAgent: null },
-        },
-      }
-    },
-  })
-}
+import { testKeyPlugin } from './test-key.js'
 
 function setup(options: Parameters<typeof accountAuth>[0] = {}) {
   const calls = { count: 0 }
@@ -45,21 +19,29 @@ function setup(options: Parameters<typeof accountAuth>[0] = {}) {
   return { auth, calls }
 }
 
-const keyed = (path: string, email: string, init: RequestInit & { json?: unknown } = {}) =>
-  request(path, { ...init, headers: { 'x-test-key': email, ...(init.headers as Record<string, string>) } })
+/** A request carrying the test key of `userId`. */
+const keyed = (path: string, userId: string, init: RequestInit & { json?: unknown } = {}) =>
+  request(path, { ...init, headers: { 'x-test-key': userId, ...(init.headers as Record<string, string>) } })
+
+async function userId(auth: { readonly $context: Promise<AuthContext> }, email: string): Promise<string> {
+  const user = await findUserByEmail((await auth.$context).db, email)
+  if (!user) throw new Error(`no user ${email}`)
+  return user.id
+}
 
 describe('a plugin credential', () => {
   it('serves get-session as the key owner, sets no cookie and asks the plugin once per call', async () => {
     const { auth, calls } = setup({ session: { cookieCache: { enabled: true } } })
     await signUp(auth, { email: 'ada@example.com' })
-    const answer = await browserAnswer(await auth.handler(keyed('/api/auth/get-session', 'ada@example.com')))
+    const ada = await userId(auth, 'ada@example.com')
+    const answer = await browserAnswer(await auth.handler(keyed('/api/auth/get-session', ada)))
     expect(answer.status).toBe(200)
     expect(answer.body.user.email).toBe('ada@example.com')
     expect(answer.body.session.id).toBe('key-1')
     expect(answer.setCookies).toEqual([])
     expect(calls.count).toBe(1)
     // list-sessions reads the session through its middleware, then the handler: still one lookup.
-    const listed = await auth.handler(keyed('/api/auth/list-sessions', 'ada@example.com'))
+    const listed = await auth.handler(keyed('/api/auth/list-sessions', ada))
     expect(listed.status).toBe(200)
     expect(listed.headers.getSetCookie()).toEqual([])
     expect(calls.count).toBe(2)
@@ -68,8 +50,17 @@ describe('a plugin credential', () => {
   it('answers through auth.api.getSession with the key header, as an application server reads it', async () => {
     const { auth } = setup()
     await signUp(auth, { email: 'ada@example.com' })
-    const data = await auth.api.getSession({ headers: { 'x-test-key': 'ada@example.com' } })
+    const data = await auth.api.getSession({ headers: { 'x-test-key': await userId(auth, 'ada@example.com') } })
     expect(data?.user.email).toBe('ada@example.com')
+    expect(data && sessionSource(data)).toEqual({ source: 'test-key', mayChangeCredentials: false })
+  })
+
+  it('keeps the source on a get-session answer with custom fields, so after-hooks still see the key', async () => {
+    const calls = { count: 0 }
+    const auth = accountAuth({ plugins: [testKeyPlugin(calls), definePlugin({ id: 'extra', customizeSession: () => ({ plan: 'pro' }) })] })
+    await signUp(auth, { email: 'ada@example.com' })
+    const data = await auth.api.getSession({ headers: { 'x-test-key': await userId(auth, 'ada@example.com') } })
+    expect(data).toMatchObject({ plan: 'pro' })
     expect(data && sessionSource(data)).toEqual({ source: 'test-key', mayChangeCredentials: false })
   })
 
@@ -88,7 +79,7 @@ describe('a plugin credential', () => {
     const { auth } = setup({ session: { cookieCache: { enabled: true } } })
     const { cookie } = await signUp(auth, { email: 'ada@example.com' })
     await signUp(auth, { email: 'bob@example.com' })
-    const answer = await browserAnswer(await auth.handler(authed('/api/auth/get-session', cookie, { headers: { 'x-test-key': 'bob@example.com' } })))
+    const answer = await browserAnswer(await auth.handler(authed('/api/auth/get-session', cookie, { headers: { 'x-test-key': await userId(auth, 'bob@example.com') } })))
     expect(answer.body.user.email).toBe('bob@example.com')
     expect(answer.setCookies).toEqual([])
   })
@@ -106,7 +97,7 @@ describe('a plugin credential', () => {
   ])('refuses /%s to a key with 403 CREDENTIAL_NOT_ALLOWED, changing nothing', async (path, json) => {
     const { auth } = setup({ oneTimeToken: true })
     const { cookie } = await signUp(auth, { email: 'ada@example.com' })
-    const response = await auth.handler(keyed(`/api/auth/${path}`, 'ada@example.com', json === undefined ? {} : { json, headers: { origin: BASE } }))
+    const response = await auth.handler(keyed(`/api/auth/${path}`, await userId(auth, 'ada@example.com'), json === undefined ? {} : { json, headers: { origin: BASE } }))
     expect(response.status).toBe(403)
     expect(await response.json()).toMatchObject({ code: 'CREDENTIAL_NOT_ALLOWED', message: 'This action needs a signed-in session' })
     // The password and the browser's session are as they were.
@@ -119,7 +110,7 @@ describe('a plugin credential', () => {
   it('refuses the delete-user link to a key, redirecting with the code when the link names a callback', async () => {
     const { auth } = setup({ user: { deleteUser: { enabled: true, sendDeleteAccountVerification: () => undefined } } })
     await signUp(auth, { email: 'ada@example.com' })
-    const response = await auth.handler(keyed('/api/auth/delete-user/callback?token=abc&callbackURL=/bye', 'ada@example.com'))
+    const response = await auth.handler(keyed('/api/auth/delete-user/callback?token=abc&callbackURL=/bye', await userId(auth, 'ada@example.com')))
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toBe('/bye?error=CREDENTIAL_NOT_ALLOWED')
     const found = await findUserByEmail((await auth.$context).db, 'ada@example.com')
@@ -147,7 +138,7 @@ describe('a plugin credential', () => {
       ],
     })
     await signUp(auth, { email: 'ada@example.com' })
-    const answer = await browserAnswer(await auth.handler(keyed('/api/auth/whoami', 'ada@example.com')))
+    const answer = await browserAnswer(await auth.handler(keyed('/api/auth/whoami', await userId(auth, 'ada@example.com'))))
     expect(answer.body).toEqual({ email: null })
     expect(calls.count).toBe(0)
   })

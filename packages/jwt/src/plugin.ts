@@ -18,6 +18,7 @@ import {
   credentialSessionMiddleware,
   defineEndpoint,
   definePlugin,
+  exposeHeader,
   getJwks,
   jwksSchema,
   sessionSource,
@@ -43,15 +44,7 @@ function jwtHeader(options: ResolvedJwtOptions): AfterHook {
       const data = ctx.returned
       if (!isSession(data) || !sessionSource(data).mayChangeCredentials) return
       const auth: AuthContext = ctx.auth
-      ctx.responseHeaders.set('set-auth-jwt', await sessionJwt({ auth, db: auth.db }, options, data))
-      const exposed = new Set(
-        (ctx.responseHeaders.get('access-control-expose-headers') ?? '')
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean),
-      )
-      exposed.add('set-auth-jwt')
-      ctx.responseHeaders.set('access-control-expose-headers', [...exposed].join(', '))
+      exposeHeader(ctx.responseHeaders, 'set-auth-jwt', await sessionJwt({ auth, db: auth.db }, options, data))
     },
   }
 }

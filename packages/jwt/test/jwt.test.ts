@@ -5,13 +5,13 @@
  * server-only sign and verify, and one key store shared with the OIDC
  * provider behind one /jwks.
  */
-import { AuthError, defineErrors, definePlugin, type RequestCredential, type Row, type User } from '@gatehouse/core'
 import { oidcProvider } from '@gatehouse/oidc-provider'
 import { organization } from '@gatehouse/organization'
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { authed, browserAnswer } from '../../core/test/accounts.js'
 import { BASE, request } from '../../core/test/helpers.js'
+import { testKeyPlugin } from '../../core/test/test-key.js'
 import { lifetimeSeconds } from '../src/options.js'
 import { jwtAuth, signedIn, tokenOf, type JwtAuth } from './fixtures.js'
 
@@ -101,24 +101,7 @@ describe('set-auth-jwt on get-session', () => {
   })
 
   it("is never minted for an API key's session, nor answered by /token to one", async () => {
-    const Refused = defineErrors({ NO: { status: 401, message: 'no' } })
-    const keyPlugin = definePlugin({
-      id: 'test-key',
-      errors: Refused,
-      authenticate: async (ctx): Promise<RequestCredential | undefined> => {
-        const id = ctx.headers.get('x-test-key')
-        if (!id) return undefined
-        const user = await ctx.db.findOne<User & Row>({ model: 'user', where: { field: 'id', value: id } })
-        if (!user) throw new AuthError(Refused.NO)
-        const now = ctx.clock.now()
-        return {
-          source: 'api-key',
-          mayChangeCredentials: false,
-          session: { user, session: { id: 'k', userId: id, token: 'k', expiresAt: new Date(now.getTime() + 60_000), createdAt: now, updatedAt: now, ipAddress: null, userAgent: null } },
-        }
-      },
-    })
-    const auth = jwtAuth({ plugins: [keyPlugin] })
+    const auth = jwtAuth({ plugins: [testKeyPlugin()] })
     const ada = await signedIn(auth)
     const session = await auth.handler(request('/api/auth/get-session', { headers: { 'x-test-key': ada.id } }))
     expect((await session.json()).user.id).toBe(ada.id)

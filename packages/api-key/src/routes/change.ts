@@ -15,7 +15,7 @@ import type { ApiKeyRow } from '../schema.js'
 import { requireCaller } from '../services/caller.js'
 import { answer, findKeyById, MODEL } from '../services/keys.js'
 import { requireKeyAccess, requireWithinCreator } from '../services/owner.js'
-import { checkName, checkRefill, expiryOf, metadataText } from '../services/validate.js'
+import { checkName, checkRefill, expiryOf, metadataText, refuseServerOnly } from '../services/validate.js'
 import { metadataSchema, statementsSchema } from './shapes.js'
 
 const updateBody = z.object({
@@ -35,8 +35,6 @@ const updateBody = z.object({
   permissions: statementsSchema.nullable().optional(),
 })
 
-const SERVER_ONLY = ['remaining', 'refillAmount', 'refillInterval', 'rateLimitTimeWindow', 'rateLimitMax', 'rateLimitEnabled', 'permissions'] as const
-
 export function updateApiKey(options: ResolvedApiKeyOptions) {
   return defineEndpoint({
     method: 'POST',
@@ -46,7 +44,7 @@ export function updateApiKey(options: ResolvedApiKeyOptions) {
     handler: async (ctx) => {
       const input = ctx.body
       const caller = requireCaller(ctx, ctx.session, input.userId)
-      if (caller.fromClient && SERVER_ONLY.some((field) => input[field] !== undefined)) throw new AuthError(ApiKeyErrors.SERVER_ONLY_PROPERTY)
+      refuseServerOnly(caller.fromClient, input)
       const row = await requireKeyAccess(ctx, await findKeyById(ctx.db, input.keyId), { userId: caller.userId, action: 'update' })
 
       const update: Row = {}

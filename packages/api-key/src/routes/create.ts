@@ -17,7 +17,7 @@ import { requireCaller } from '../services/caller.js'
 import { answer, generateKey, hashKey, MODEL } from '../services/keys.js'
 import { requireOrganizationRight, requireWithinCreator } from '../services/owner.js'
 import type { Statements } from '../services/permissions.js'
-import { checkName, checkPrefix, checkRefill, expiryOf, metadataText } from '../services/validate.js'
+import { checkName, checkPrefix, checkRefill, expiryOf, metadataText, refuseServerOnly } from '../services/validate.js'
 import { metadataSchema, statementsSchema } from './shapes.js'
 
 const body = z.object({
@@ -41,9 +41,6 @@ const body = z.object({
   organizationId: z.coerce.string().max(256).optional(),
 })
 
-/** The server-only fields: a request naming any of them is refused. */
-const SERVER_ONLY = ['remaining', 'refillAmount', 'refillInterval', 'rateLimitTimeWindow', 'rateLimitMax', 'rateLimitEnabled', 'permissions'] as const
-
 export function createApiKey(options: ResolvedApiKeyOptions) {
   return defineEndpoint({
     method: 'POST',
@@ -53,9 +50,7 @@ export function createApiKey(options: ResolvedApiKeyOptions) {
     handler: async (ctx) => {
       const input = ctx.body
       const caller = requireCaller(ctx, ctx.session, input.userId)
-      if (caller.fromClient && SERVER_ONLY.some((field) => input[field] !== undefined && input[field] !== null)) {
-        throw new AuthError(ApiKeyErrors.SERVER_ONLY_PROPERTY)
-      }
+      refuseServerOnly(caller.fromClient, input)
       const now = ctx.clock.now()
       checkName(options, input.name, true)
       checkPrefix(options, input.prefix)

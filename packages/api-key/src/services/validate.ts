@@ -9,6 +9,13 @@ import type { ResolvedApiKeyOptions } from '../options.js'
 
 const DAY_SECONDS = 86_400
 
+/** The fields only the server sets: a key's limits and permissions. A request naming one is refused, so no user lifts their own key's limits. */
+const SERVER_ONLY = ['remaining', 'refillAmount', 'refillInterval', 'rateLimitTimeWindow', 'rateLimitMax', 'rateLimitEnabled', 'permissions'] as const
+
+export function refuseServerOnly(fromClient: boolean, input: Partial<Record<(typeof SERVER_ONLY)[number], unknown>>): void {
+  if (fromClient && SERVER_ONLY.some((field) => input[field] !== undefined && input[field] !== null)) throw new AuthError(ApiKeyErrors.SERVER_ONLY_PROPERTY)
+}
+
 export function checkName(options: ResolvedApiKeyOptions, name: string | undefined, creating: boolean): void {
   if (name === undefined) {
     if (creating && options.requireName) throw new AuthError(ApiKeyErrors.NAME_REQUIRED)

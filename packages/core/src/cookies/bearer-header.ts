@@ -34,14 +34,26 @@ export function exposeSessionToken(bearer: boolean, cookies: CookieJar, headers:
   if (!bearer) return
   const token = sessionCookieValue(cookies)
   if (token === null) return
-  headers.set('set-auth-token', token)
+  exposeHeader(headers, 'set-auth-token', token)
+}
+
+/**
+ * Sets `name` and lists it in `Access-Control-Expose-Headers` (keeping the
+ * names already there), so a script on an allowed origin may read it: the
+ * tokens handed out in headers (`set-auth-token`, `set-auth-jwt`).
+ *
+ * @example
+ * exposeHeader(ctx.responseHeaders, 'set-auth-jwt', token)
+ */
+export function exposeHeader(headers: Headers, name: string, value: string): void {
+  headers.set(name, value)
   const exposed = new Set(
     (headers.get('access-control-expose-headers') ?? '')
       .split(',')
-      .map((name) => name.trim())
+      .map((entry) => entry.trim())
       .filter(Boolean),
   )
-  exposed.add('set-auth-token')
+  exposed.add(name)
   headers.set('access-control-expose-headers', [...exposed].join(', '))
 }
 

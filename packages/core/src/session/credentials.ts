@@ -34,6 +34,13 @@ export function sessionSource(session: SessionWithUser): SessionOrigin {
   return origins.get(session) ?? COOKIE
 }
 
+/** `copy` (a new object for the same session, e.g. with custom fields) was established as `session` was. */
+export function sameSource<T extends SessionWithUser>(session: SessionWithUser, copy: T): T {
+  const origin = origins.get(session)
+  if (origin) origins.set(copy, origin)
+  return copy
+}
+
 /** Records that `session` came from the bearer header; cookie sessions need no entry. */
 export function markBearer(session: SessionWithUser): SessionWithUser {
   origins.set(session, BEARER)

@@ -14,7 +14,7 @@
 import type { EndpointContext } from '../endpoint/context.js'
 import type { AuthContext, GatehousePlugin, SessionExtra } from '../types/contract.js'
 import type { SessionWithUser } from '../types/rows.js'
-import { carriesOtherCredential } from './credentials.js'
+import { carriesOtherCredential, sameSource } from './credentials.js'
 import { resolveSession, type ResolveOptions } from './resolve-session.js'
 import { readCachedAnswer, setCookieCache } from './session-cookies.js'
 import { sessionOptions } from './session-options.js'
@@ -70,5 +70,6 @@ function ownFields(extra: SessionExtra): SessionExtra {
 }
 
 function withExtra(data: SessionWithUser, extra: SessionExtra): SessionWithUser {
-  return { session: data.session, user: data.user, ...extra }
+  // The answer keeps how the session was established: after-hooks read it (no JWT for an API key's session).
+  return sameSource(data, { session: data.session, user: data.user, ...extra })
 }
