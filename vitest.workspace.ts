@@ -42,6 +42,7 @@ export default defineWorkspace([
   project('scim', './packages/scim'),
   project('api-key', './packages/api-key'),
   project('jwt', './packages/jwt'),
+  project('username', './packages/username'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),

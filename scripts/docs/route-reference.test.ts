@@ -15,6 +15,7 @@ import { sso } from '../../packages/sso/src/index.js'
 import { scim } from '../../packages/scim/src/index.js'
 import { apiKey } from '../../packages/api-key/src/index.js'
 import { jwt } from '../../packages/jwt/src/index.js'
+import { username } from '../../packages/username/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -73,6 +74,11 @@ const sections = [
     '@gatehouse/jwt',
     jwt(),
     '`/jwks` is the key set every signing plugin shares (docs/plugins.md#signing-keys-shared-by-plugins); get-session also answers a token in `set-auth-jwt` (docs/jwt.md).',
+  ),
+  pluginSection(
+    '@gatehouse/username',
+    username(),
+    'Sign-up and update-user also take `username` and `displayUsername` (docs/username.md#signing-up-and-changing-the-name). `/sign-in/username` is under the strict `/sign-in/*` limit and may answer `{ twoFactorRedirect: true }` instead of a session.',
   ),
 ]
 

@@ -31,6 +31,7 @@ import { passkey } from '@gatehouse/passkey'
 import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
+import { username } from '@gatehouse/username'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
@@ -189,6 +190,9 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // GET /api/auth/token and get-session's set-auth-jwt: 15-minute EdDSA JWTs other services verify with
       // /api/auth/jwks alone, the key set the OpenID Provider shares (docs/jwt.md).
       jwt(),
+      // Usernames beside addresses: sign-up and the profile take `username`, POST /api/auth/sign-in/username signs in with
+      // it and the password, POST /api/auth/is-username-available answers the sign-up form (docs/username.md).
+      username(),
     ],
   })
   return auth

@@ -3,7 +3,8 @@
  * unchanged (issue 36; docs/api-key.md#client, docs/jwt.md#client,
  * docs/sessions.md#one-time-tokens): `createAuthClient` from
  * `better-auth/client` with `apiKeyClient()` (`@better-auth/api-key/client`),
- * `jwtClient()` and `oneTimeTokenClient()` (`better-auth/client/plugins`),
+ * `jwtClient()`, `oneTimeTokenClient()` and, for issue 37 (docs/username.md),
+ * `usernameClient()` (`better-auth/client/plugins`),
  * all 1.7.5, over HTTP to the running server with a cookie jar that sends
  * Origin on writes, as a browser on the app's origin would. With BEARER=1 a
  * client without cookies signs in and works by `set-auth-token` alone.
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
-import { jwtClient, oneTimeTokenClient } from 'better-auth/client/plugins'
+import { jwtClient, oneTimeTokenClient, usernameClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../src/server.js'
@@ -59,7 +60,7 @@ describe('better-auth client plugins against the example server', () => {
   function client() {
     return createAuthClient({
       baseURL: `${server.url}/api/auth`,
-      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient()],
+      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient()],
       fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
     })
   }
@@ -92,6 +93,24 @@ describe('better-auth client plugins against the example server', () => {
     expect(jwks.error).toBeNull()
     const { payload } = await jwtVerify(token.data?.token ?? '', createLocalJWKSet(jwks.data as { keys: [] }), { issuer: server.url, audience: server.url })
     expect(payload.email).toBe('grace@ba-clients.test')
+  })
+
+  it('usernameClient: sign up with a username, check availability, sign in by it in another case', async () => {
+    const lin = client()
+    const signedUp = await lin.signUp.email({ name: 'Lin', email: 'lin@ba-clients.test', password: PASSWORD, username: 'Lin.Wei' })
+    expect(signedUp.error).toBeNull()
+    expect(signedUp.data?.user).toMatchObject({ username: 'lin.wei', displayUsername: 'Lin.Wei' })
+    expect((await lin.isUsernameAvailable({ username: 'LIN.WEI' })).data).toEqual({ available: false })
+    expect((await lin.isUsernameAvailable({ username: 'someone.else' })).data).toEqual({ available: true })
+    const taken = await client().signUp.email({ name: 'Copy', email: 'copy@ba-clients.test', password: PASSWORD, username: 'lin.wei' })
+    expect(taken.error).toMatchObject({ status: 400, code: 'USERNAME_IS_ALREADY_TAKEN' })
+    const other = client()
+    expect((await other.signIn.username({ username: 'lin.wei', password: 'wrong password' })).error).toMatchObject({ status: 401, code: 'INVALID_USERNAME_OR_PASSWORD' })
+    const signedIn = await other.signIn.username({ username: 'LIN.WEI', password: PASSWORD })
+    expect(signedIn.error).toBeNull()
+    expect((await other.getSession()).data?.user).toMatchObject({ email: 'lin@ba-clients.test', username: 'lin.wei' })
+    expect((await other.updateUser({ username: 'lin' })).error).toBeNull()
+    expect((await other.getSession({ query: { disableCookieCache: true } })).data?.user).toMatchObject({ username: 'lin', displayUsername: 'lin' })
   })
 
   it('oneTimeTokenClient: generate in one browser, verify in another, which then holds the session', async () => {

@@ -14,6 +14,7 @@ import { passkey } from '@gatehouse/passkey'
 import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
+import { username } from '@gatehouse/username'
 
 /**
  * @example
@@ -33,5 +34,6 @@ export function firstPartyPlugins() {
     scim(),
     apiKey(),
     jwt(),
+    username(),
   ]
 }

@@ -27,7 +27,7 @@ export { AuthError, CoreErrors, defineErrors, HttpStatus, isAuthError } from './
 export type { AuthErrorOptions, CoreErrorCode, ErrorCatalogue, ErrorDefinition } from './errors/index.js'
 
 export { definePlugin } from './plugins/types.js'
-export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, OneTimeTokenOptions, PluginRateLimitRule, RequestCredential, SessionExtra, SessionSource, SignInAttempt, SignInChallenge } from './plugins/types.js'
+export type { AfterHook, BeforeHook, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, OneTimeTokenOptions, PluginRateLimitRule, RequestCredential, SessionExtra, SessionSource, SignInAttempt, SignInChallenge, UserInput } from './plugins/types.js'
 
 export { columnName, coreSchema, mergeSchemas, tableName } from './db/schema.js'
 export { applyNaming } from './db/naming.js'
@@ -111,6 +111,22 @@ export { revokeUserCredentials } from './session/revoke-credentials.js'
 export type { RevokeCredentials } from './session/revoke-credentials.js'
 // For plugins whose sign-in proves the mailbox (magic links): the first proof makes the prover the only owner.
 export { proveMailbox } from './session/prove-mailbox.js'
+export { completeFirstFactor } from './session/first-factor.js'
+export { signInWithPassword } from './routes/sign-in/password-sign-in.js'
+export type { PasswordSignIn, PasswordSignInAnswer } from './routes/sign-in/password-sign-in.js'
+export type { FirstFactor, FirstFactorOutcome } from './session/first-factor.js'
+export {
+  DEFAULT_ALLOWED_ATTEMPTS,
+  DEFAULT_CODE_DIGITS,
+  DEFAULT_CODE_EXPIRES_IN,
+  DEFAULT_SEND_LIMITS,
+  discardCode,
+  issueCode,
+  limitSends,
+  MIN_CODE_DIGITS,
+  redeemCode,
+} from './verification/one-time-code.js'
+export type { CodeRefusal, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
 export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.

@@ -35,7 +35,7 @@ describe('signInChallenge', () => {
     expect(await response.json()).toEqual({ secondStep: true })
     expect(response.headers.getSetCookie()).toEqual([expect.stringMatching(/^gatehouse\.challenge=pending;/)])
     expect(await db.count({ model: 'session' })).toBe(before)
-    expect(auth.seen).toEqual([{ user: expect.objectContaining({ id: body.user.id }), rememberMe: false }])
+    expect(auth.seen).toEqual([{ user: expect.objectContaining({ id: body.user.id }), rememberMe: false, amr: ['pwd'] }])
   })
 
   it('no answer lets the sign-in create its session', async () => {

@@ -285,7 +285,7 @@ describe('sign-in detour', () => {
   it('a tampered login cookie is ignored by sign-in', async () => {
     const { auth, user, client } = await setup()
     const detour = await getAuthorize(auth, authorizeQuery(client).query, '')
-    const tampered = cookieHeader(detour).replace(/oidc_login_prompt=([^;]*)/, (_, value: string) => `oidc_login_prompt=${value.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`)
+    const tampered = cookieHeader(detour).replace(/oidc_login_prompt=([^;]*)/, (_, value: string) => `oidc_login_prompt=${value.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`)
     const signIn = await signInWith(auth, user.email, tampered)
     expect((await signIn.json()).redirect).toBe(false)
   })

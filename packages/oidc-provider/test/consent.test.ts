@@ -140,7 +140,7 @@ describe('POST /oauth2/consent', () => {
     const user = await newUser(auth)
     const client = await createClient(auth)
     const { cookie } = await pendingConsent(auth, user, client)
-    const tampered = cookie.replace(/(oidc_consent_prompt=)([^;.]*)/, (_, name: string, value: string) => `${name}${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`)
+    const tampered = cookie.replace(/(oidc_consent_prompt=)([^;.]*)/, (_, name: string, value: string) => `${name}${value.startsWith('A') ? 'B' : 'A'}${value.slice(1)}`)
     expect((await postConsent(auth, tampered, true)).status).toBe(400)
   })
 

@@ -92,7 +92,7 @@ describe('POST /two-factor/verify-totp during a sign-in', () => {
       body: { code: 'NO_PENDING_SIGN_IN', message: 'No pending two-factor sign-in' },
     })
     const pending = await passwordStep(auth, user.email)
-    const tampered = pending.cookie.replace(/two_factor=([^.]+)\./, (_m, value: string) => `two_factor=${value.slice(0, -2)}AA.`)
+    const tampered = pending.cookie.replace(/two_factor=([^.]+)\./, (_m, value: string) => `two_factor=${value.startsWith('A') ? 'B' : 'A'}${value.slice(1)}.`)
     expect((await post(auth, '/two-factor/verify-totp', { code }, tampered)).body.code).toBe('NO_PENDING_SIGN_IN')
     auth.clock.advance(601_000)
     const late = await post(auth, '/two-factor/verify-totp', { code: appCode(user.secret, auth.clock.now()) }, pending.cookie)

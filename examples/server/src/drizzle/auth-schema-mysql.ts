@@ -41,8 +41,11 @@ export const user = mysqlTable('user', {
   banReason: binText('banReason'),
   banExpires: datetime('banExpires', { mode: 'date', fsp: 3 }),
   twoFactorEnabled: boolean('twoFactorEnabled'),
+  username: binVarchar('username'),
+  displayUsername: binText('displayUsername'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
+  uniqueIndex('user_username_uniq').on(table.username),
 ])
 
 export const session = mysqlTable('session', {

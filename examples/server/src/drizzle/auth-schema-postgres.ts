@@ -27,8 +27,11 @@ export const user = pgTable('user', {
   banReason: text('banReason'),
   banExpires: timestamp('banExpires', { withTimezone: true, mode: 'date' }),
   twoFactorEnabled: boolean('twoFactorEnabled'),
+  username: text('username'),
+  displayUsername: text('displayUsername'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
+  uniqueIndex('user_username_uniq').on(table.username),
 ])
 
 export const session = pgTable('session', {

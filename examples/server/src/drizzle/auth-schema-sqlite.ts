@@ -27,8 +27,11 @@ export const user = sqliteTable('user', {
   banReason: text('banReason'),
   banExpires: isoDate('banExpires'),
   twoFactorEnabled: integer('twoFactorEnabled', { mode: 'boolean' }),
+  username: text('username'),
+  displayUsername: text('displayUsername'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
+  uniqueIndex('user_username_uniq').on(table.username),
 ])
 
 export const session = sqliteTable('session', {

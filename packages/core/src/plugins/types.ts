@@ -7,7 +7,7 @@
  */
 import type { GatehousePlugin } from '../types/contract.js'
 
-export type { AfterHook, AfterHookResult, BeforeHook, BeforeHookResult, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, OneTimeTokenOptions, RequestCredential, SessionExtra, SessionSource, SignInAttempt, SignInChallenge } from '../types/contract.js'
+export type { AfterHook, AfterHookResult, BeforeHook, BeforeHookResult, CredentialRevocationReason, CredentialsRevoked, GatehousePlugin, OneTimeTokenOptions, RequestCredential, SessionExtra, SessionSource, SignInAttempt, SignInChallenge, UserInput } from '../types/contract.js'
 export type { PluginRateLimitRule } from '../rate-limit/rules.js'
 
 /**

@@ -13,7 +13,7 @@ import type { CookieJar, CookieNames } from '../cookies/cookie-jar.js'
 import type { Clock } from '../crypto/clock.js'
 import type { Secrets } from '../crypto/keys.js'
 import type { Random } from '../crypto/random.js'
-import type { Adapter, AdapterFactory } from '../db/adapter.js'
+import type { Adapter, AdapterFactory, Row } from '../db/adapter.js'
 import type { FieldDefinition, Schema as DatabaseSchema, SchemaExtension } from '../db/schema.js'
 import type { DatabaseHooks, Store } from '../db/store.js'
 import type { ErrorCatalogue } from '../errors/catalogue.js'
@@ -152,13 +152,25 @@ export interface GatehousePlugin {
    */
   readonly customizeSession?: (data: SessionWithUser, ctx: EndpointContext) => Promise<SessionExtra> | SessionExtra
   /**
-   * Runs on POST /sign-in/email once the password is right, before any session
-   * row, session cookie or cookie-cache entry exists. An object returned
+   * Runs once the first factor of a sign-in that answers JSON was checked
+   * (the password of POST /sign-in/email, a plugin's username or code:
+   * `completeFirstFactor`), before any session row, session cookie or
+   * cookie-cache entry exists. An object returned
    * answers the sign-in instead (JSON, 200) and no session is created: the
    * hook of a second factor (docs/two-factor.md#signing-in), which creates the
    * session itself once the second step succeeds. The first plugin to answer wins.
    */
   readonly signInChallenge?: (ctx: EndpointContext, attempt: SignInAttempt) => Promise<SignInChallenge | void> | SignInChallenge | void
+  /**
+   * User fields the plugin takes from the bodies of POST /sign-up/email and
+   * POST /update-user (docs/plugins.md#user-fields-from-requests), e.g. the
+   * username plugin's `username`. Returns the fields to write, validated and
+   * normalised, or throws an `AuthError` that answers the request; `{}` when
+   * the body has none of them. It is asked again when the write meets a
+   * unique index, so it can name its own conflict (a username taken by a
+   * request that won the race) before core answers the email's.
+   */
+  readonly userInput?: (ctx: EndpointContext, input: UserInput) => Promise<Row> | Row
   /**
    * Asked before core signs a user in on its own, with neither the password
    * nor a `signInChallenge`: the auto sign-in of a verification link
@@ -224,10 +236,18 @@ export interface CredentialsRevoked {
   readonly db: Store
 }
 
-/** A password sign-in that passed its first factor: who, and whether they asked to be remembered. */
+/** A sign-in that passed its first factor: who, whether they asked to be remembered, and by what factor. */
 export interface SignInAttempt {
   readonly user: User
   readonly rememberMe: boolean
+  /** RFC 8176 values of the first factor: `['pwd']` for a password, `['otp']` or `['sms']` for a code. */
+  readonly amr: readonly string[]
+}
+
+/** What `userInput` is asked about: the request's body, and the user it updates (null at sign-up). */
+export interface UserInput {
+  readonly body: Readonly<Record<string, unknown>>
+  readonly user: User | null
 }
 
 /** What a `signInChallenge` answers the sign-in with: JSON, e.g. `{ twoFactorRedirect: true }`. */

@@ -44,6 +44,7 @@ export const coreRoutes = {
         z.looseObject({ twoFactorRedirect: z.literal(true) }),
       ]),
       signals: SESSION,
+      challengeable: true,
     },
     // `{ url, redirect }` to start at the provider, or `{ redirect: false, token, url, user }` for an ID Token.
     social: {

@@ -52,6 +52,12 @@ type PluginSignInChallenges<P> = P extends readonly [infer Head extends AnyClien
   : never
 type ChallengeOf<Types> = Types extends { readonly signInChallenge?: infer C } ? Exclude<C, undefined> : never
 
+/** The user fields a plugin list's servers take at sign-up and update-user (the username plugin's `username`). */
+type PluginUserInputs<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
+  ? UserInputOf<NonNullable<Head['$types']>> & PluginUserInputs<Rest>
+  : {}
+type UserInputOf<Types> = Types extends { readonly userInput?: infer U } ? (unknown extends U ? {} : Exclude<U, undefined>) : {}
+
 /** The error codes of a plugin list. */
 type PluginErrorCodes<P> = P extends readonly [infer Head extends AnyClientPlugin, ...infer Rest]
   ? NonNullable<Head['$types']>['errorCode'] | PluginErrorCodes<Rest>
@@ -69,8 +75,8 @@ export interface PluginTypes<P> extends ClientTypes {
   readonly endpoints: CoreEndpoints & PluginEndpoints<P>
   readonly user: {}
   readonly session: {}
-  readonly userCreate: {}
-  readonly userUpdate: {}
+  readonly userCreate: PluginUserInputs<P>
+  readonly userUpdate: PluginUserInputs<P>
   readonly errorCode: ErrorCodes<P>
   readonly signInChallenge: PluginSignInChallenges<P>
 }
@@ -117,8 +123,8 @@ export interface ServerTypes<O extends GatehouseOptions, P> extends ClientTypes 
   readonly endpoints: AuthEndpoints<O>
   readonly user: Json<UserFields<O>>
   readonly session: Json<SessionFields<O>>
-  readonly userCreate: CreateInput<UserFieldDefinitions<O>>
-  readonly userUpdate: UpdateInput<UserFieldDefinitions<O>>
+  readonly userCreate: CreateInput<UserFieldDefinitions<O>> & PluginUserInputs<P>
+  readonly userUpdate: UpdateInput<UserFieldDefinitions<O>> & PluginUserInputs<P>
   readonly errorCode: ErrorCodes<P>
   readonly signInChallenge: PluginSignInChallenges<P>
 }
@@ -225,13 +231,13 @@ type CallOutput<R, E, T extends ClientTypes> = [EndpointOutput<E, T>] extends [n
   ? R extends { readonly output: infer Shape } ? output<Shape> : never
   : EndpointOutput<E, T>
 
-/** A password sign-in may be held by a plugin's challenge (docs/two-factor.md#signing-in): its answer joins the union. */
-type Challenged<Name, T extends ClientTypes> = Name extends 'signInEmail' ? T['signInChallenge'] : never
+/** A sign-in by a first factor may be held by a plugin's challenge (docs/two-factor.md#signing-in): its answer joins the union. */
+type Challenged<R, T extends ClientTypes> = R extends { readonly challengeable: true } ? T['signInChallenge'] : never
 
 export type RouteCall<R, T extends ClientTypes> = R extends { readonly endpoint: infer Name }
   ? (
       ...args: Args<RouteInput<R, EndpointOf<T, Name>, T>>
-    ) => Promise<CallResult<CallOutput<R, EndpointOf<T, Name>, T> | Challenged<Name, T>, T['errorCode']>>
+    ) => Promise<CallResult<CallOutput<R, EndpointOf<T, Name>, T> | Challenged<R, T>, T['errorCode']>>
   : never
 
 /** A route table as functions: `client.signOut()`, `client.signUp.email({ ... })`. */

@@ -63,6 +63,7 @@ export interface ClientPlugin<
   ErrorCode extends string = string,
   Actions extends ActionTable = {},
   SignInChallenge = never,
+  UserInput = {},
 > {
   /** The server plugin's id. */
   readonly id: Id
@@ -75,12 +76,18 @@ export interface ClientPlugin<
   /**
    * Types only, never set at run time: the server plugin's endpoints and error codes, and
    * the answer its `signInChallenge` gives a password sign-in instead of a session
-   * (`{ twoFactorRedirect: true }`), which `client.signIn.email` may then resolve to.
+   * (`{ twoFactorRedirect: true }`), which `client.signIn.email` may then resolve to, and the
+   * user fields its `userInput` takes at sign-up and update-user (`{ username?: string }`).
    */
-  readonly $types?: { readonly endpoints: Endpoints; readonly errorCode: ErrorCode; readonly signInChallenge?: SignInChallenge }
+  readonly $types?: {
+    readonly endpoints: Endpoints
+    readonly errorCode: ErrorCode
+    readonly signInChallenge?: SignInChallenge
+    readonly userInput?: UserInput
+  }
 }
 
-export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string, ActionTable, unknown>
+export type AnyClientPlugin = ClientPlugin<string, unknown, RouteTable, StoreTable, string, ActionTable, unknown, unknown>
 
 /**
  * Client halves by server plugin id, filled in by plugin packages through

@@ -26,6 +26,11 @@ export interface ClientRoute {
   /** The body also takes the additional user fields, as on create (required ones required) or update (all optional). */
   readonly userFields?: 'create' | 'update'
   /**
+   * A sign-in a second factor may hold (docs/two-factor.md#signing-in): the answer may be a plugin's
+   * challenge (`{ twoFactorRedirect: true }`) instead of a session, and is typed as the union.
+   */
+  readonly challengeable?: boolean
+  /**
    * The answer may send the browser elsewhere: when it says `{ redirect: true, url }` (a provider's
    * authorization URL), the client follows it (docs/client.md#social-sign-in). `disableRedirect` in the
    * input makes the server answer `redirect: false`, and the caller navigates itself.

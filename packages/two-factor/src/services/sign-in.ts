@@ -54,7 +54,7 @@ export function challenge(options: ResolvedTwoFactorOptions) {
     const credentialVersion = (attempt.user.credentialVersion as string | null | undefined) ?? null
     setPendingCookie(
       ctx,
-      { userId: attempt.user.id, rememberMe: attempt.rememberMe, trustVersion, credentialVersion, firstFactor: PASSWORD_FIRST_FACTOR, sessionFields: {} },
+      { userId: attempt.user.id, rememberMe: attempt.rememberMe, trustVersion, credentialVersion, firstFactor: attempt.amr.length > 0 ? attempt.amr : PASSWORD_FIRST_FACTOR, sessionFields: {} },
       options.pendingMaxAge,
     )
     return { twoFactorRedirect: true }

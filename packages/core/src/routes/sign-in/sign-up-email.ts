@@ -17,6 +17,7 @@
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
 import { normalizeEmail } from '../../accounts/email.js'
+import { pluginUserInput } from '../../accounts/plugin-user-input.js'
 import { signUpAnswerUser } from '../../accounts/stand-in-user.js'
 import { CREDENTIAL_PROVIDER } from '../../accounts/users.js'
 import { isUniqueViolation, type Row } from '../../db/adapter.js'
@@ -54,7 +55,7 @@ export const signUpEmail = defineEndpoint({
     if (!email) throw new AuthError(CoreErrors.INVALID_EMAIL)
     auth.passwords.checkLength(body.password)
     const extra = pickAdditionalFields(options.user?.additionalFields, body, 'create')
-    const userData = { ...extra, name: body.name, email, image: body.image ?? null, emailVerified: false }
+    const userData = { ...extra, ...(await pluginUserInput(ctx, body, null)), name: body.name, email, image: body.image ?? null, emailVerified: false }
     // Hashed before the address is known to be free: a taken one costs the same work (docs/passwords.md#same-cost-for-unknown-users).
     const hash = await auth.passwords.hash(body.password)
 
@@ -80,6 +81,8 @@ export const signUpEmail = defineEndpoint({
       })
     } catch (error) {
       if (!isUniqueViolation(error)) throw error
+      // A plugin's unique field (a username) taken by a request that won the race: the plugin names it.
+      await pluginUserInput(ctx, body, null)
       // Prevents account enumeration: the same answer as a new address (docs/security.md#account-enumeration-at-sign-up).
       if (settings.preventEnumeration) return answerTakenAddress(ctx, email, userData)
       throw new AuthError(CoreErrors.USER_ALREADY_EXISTS)

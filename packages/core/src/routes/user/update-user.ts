@@ -17,7 +17,8 @@
  */
 import { z } from 'zod'
 import { pickAdditionalFields } from '../../accounts/additional-fields.js'
-import type { Row } from '../../db/adapter.js'
+import { pluginUserInput } from '../../accounts/plugin-user-input.js'
+import { isUniqueViolation, type Row } from '../../db/adapter.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from '../../endpoint/input-limits.js'
 import { AuthError } from '../../errors/catalogue.js'
@@ -46,16 +47,22 @@ export const updateUser = defineEndpoint({
     const { body, session } = ctx
     if ('email' in body) throw new AuthError(CoreErrors.EMAIL_CAN_NOT_BE_UPDATED)
 
-    const update: Row = pickAdditionalFields(ctx.options.user?.additionalFields, body, 'update')
+    const update: Row = { ...pickAdditionalFields(ctx.options.user?.additionalFields, body, 'update'), ...(await pluginUserInput(ctx, body, session.user)) }
     if (body.name !== undefined) update.name = body.name
     if (body.image !== undefined) update.image = body.image
     if (Object.keys(update).length === 0) throw new AuthError(CoreErrors.NO_FIELDS_TO_UPDATE)
 
-    const updated = await ctx.db.update<User & Row>({
-      model: 'user',
-      where: { field: 'id', value: session.user.id },
-      update,
-    })
+    const updated = await ctx.db
+      .update<User & Row>({
+        model: 'user',
+        where: { field: 'id', value: session.user.id },
+        update,
+      })
+      .catch(async (error: unknown) => {
+        // A plugin's unique field (a username) taken by a request that won the race: the plugin names it.
+        if (isUniqueViolation(error)) await pluginUserInput(ctx, body, session.user)
+        throw error
+      })
     // The session was read a moment ago; a user gone since then was deleted concurrently.
     if (!updated) throw new AuthError(CoreErrors.FAILED_TO_UPDATE_USER)
     await publishUserChange(ctx, session, updated)

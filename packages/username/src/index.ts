@@ -1,0 +1,6 @@
+export { username } from './plugin.js'
+export { UsernameErrors } from './errors.js'
+export { normalizeUsername } from './names.js'
+export { DEFAULT_RESERVED_USERNAMES } from './options.js'
+export type { ResolvedUsernameOptions, UsernameOptions } from './options.js'
+export type { UsernameEndpoints } from './routes/index.js'
