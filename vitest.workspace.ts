@@ -43,6 +43,7 @@ export default defineWorkspace([
   project('api-key', './packages/api-key'),
   project('jwt', './packages/jwt'),
   project('username', './packages/username'),
+  project('email-otp', './packages/email-otp'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),

@@ -16,6 +16,7 @@ import { scim } from '../../packages/scim/src/index.js'
 import { apiKey } from '../../packages/api-key/src/index.js'
 import { jwt } from '../../packages/jwt/src/index.js'
 import { username } from '../../packages/username/src/index.js'
+import { emailOTP } from '../../packages/email-otp/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -79,6 +80,11 @@ const sections = [
     '@gatehouse/username',
     username(),
     'Sign-up and update-user also take `username` and `displayUsername` (docs/username.md#signing-up-and-changing-the-name). `/sign-in/username` is under the strict `/sign-in/*` limit and may answer `{ twoFactorRedirect: true }` instead of a session.',
+  ),
+  pluginSection(
+    '@gatehouse/email-otp',
+    emailOTP({ sendVerificationOTP: () => {}, changeEmail: { enabled: true } }),
+    'Every route has its own limit per client (3 a minute by default) and every address a budget of codes (3 a minute, 10 an hour). The routes that mail a code answer `{ success: true }` whether or not the address has an account. `/sign-in/email-otp` may answer `{ twoFactorRedirect: true }` instead of a session (docs/email-otp.md).',
   ),
 ]
 

@@ -32,6 +32,7 @@ import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
+import { emailOTP } from '@gatehouse/email-otp'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
@@ -193,6 +194,13 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // Usernames beside addresses: sign-up and the profile take `username`, POST /api/auth/sign-in/username signs in with
       // it and the password, POST /api/auth/is-username-available answers the sign-up form (docs/username.md).
       username(),
+      // Six-digit codes by mail (MAIL_LOG type `email-otp`, fields `otp` and `otpType`): sign in or sign up with
+      // POST /api/auth/sign-in/email-otp, verify the address, reset the password, change the address (docs/email-otp.md).
+      emailOTP({
+        sendVerificationOTP: ({ email, otp, type }) =>
+          mailer.send({ type: 'email-otp', to: email, subject: `Your code: ${otp}`, url: `${config.baseURL}/sign-in`, otp, otpType: type }),
+        changeEmail: { enabled: true },
+      }),
     ],
   })
   return auth

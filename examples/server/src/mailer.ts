@@ -16,6 +16,7 @@ export type MailType =
   | 'magic-link'
   | 'two-factor'
   | 'two-factor-lockout'
+  | 'email-otp'
 
 export interface Mail {
   readonly type: MailType
@@ -24,8 +25,10 @@ export interface Mail {
   readonly url: string
   readonly token?: string
   readonly invitationId?: string
-  /** `two-factor` mails: the one-time sign-in code (docs/two-factor.md#email-codes). */
+  /** `two-factor` mails: the one-time sign-in code (docs/two-factor.md#email-codes); `email-otp` mails: the code (docs/email-otp.md). */
   readonly otp?: string
+  /** `email-otp` mails: what the code is for: `sign-in`, `email-verification`, `forget-password` or `change-email`. */
+  readonly otpType?: string
   /** `two-factor-lockout` mails: which codes are locked, and until when (docs/two-factor.md#attempts-and-lockout). */
   readonly factor?: string
   readonly until?: string

@@ -4,17 +4,17 @@
  * docs/sessions.md#one-time-tokens): `createAuthClient` from
  * `better-auth/client` with `apiKeyClient()` (`@better-auth/api-key/client`),
  * `jwtClient()`, `oneTimeTokenClient()` and, for issue 37 (docs/username.md),
- * `usernameClient()` (`better-auth/client/plugins`),
+ * `usernameClient()` and `emailOTPClient()` (`better-auth/client/plugins`),
  * all 1.7.5, over HTTP to the running server with a cookie jar that sends
  * Origin on writes, as a browser on the app's origin would. With BEARER=1 a
  * client without cookies signs in and works by `set-auth-token` alone.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
-import { jwtClient, oneTimeTokenClient, usernameClient } from 'better-auth/client/plugins'
+import { emailOTPClient, jwtClient, oneTimeTokenClient, usernameClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../src/server.js'
@@ -50,17 +50,29 @@ describe('better-auth client plugins against the example server', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-better-auth-'))
-    server = await startExample(dir, { RATE_LIMIT: '0' })
+    server = await startExample(dir, { RATE_LIMIT: '0', MAIL_LOG: join(dir, 'mail.jsonl') })
   })
   afterAll(async () => {
     await server?.close()
     await rm(dir, { recursive: true, force: true })
   })
 
+  /** The last code MAIL_LOG holds for `to`; the mails sent after their answer may take a moment. */
+  async function codeFor(to: string, otpType: string): Promise<string> {
+    for (let attempt = 0; attempt < 1000; attempt += 1) {
+      const text = await readFile(join(dir, 'mail.jsonl'), 'utf8').catch(() => '')
+      const mails = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; to: string; otp?: string; otpType?: string })
+      const found = mails.reverse().find((mail) => mail.type === 'email-otp' && mail.to === to && mail.otpType === otpType)
+      if (found?.otp) return found.otp
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    throw new Error(`no ${otpType} code for ${to}`)
+  }
+
   function client() {
     return createAuthClient({
       baseURL: `${server.url}/api/auth`,
-      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient()],
+      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient(), emailOTPClient()],
       fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
     })
   }
@@ -111,6 +123,33 @@ describe('better-auth client plugins against the example server', () => {
     expect((await other.getSession()).data?.user).toMatchObject({ email: 'lin@ba-clients.test', username: 'lin.wei' })
     expect((await other.updateUser({ username: 'lin' })).error).toBeNull()
     expect((await other.getSession({ query: { disableCookieCache: true } })).data?.user).toMatchObject({ username: 'lin', displayUsername: 'lin' })
+  })
+
+  it('emailOTPClient: a code signs a new address up, verifies, resets the password and changes the address', async () => {
+    const kim = client()
+    expect((await kim.emailOtp.sendVerificationOtp({ email: 'kim@ba-clients.test', type: 'sign-in' })).data).toEqual({ success: true })
+    const signedIn = await kim.signIn.emailOtp({ email: 'kim@ba-clients.test', otp: await codeFor('kim@ba-clients.test', 'sign-in') })
+    expect(signedIn.error).toBeNull()
+    expect((await kim.getSession()).data?.user).toMatchObject({ email: 'kim@ba-clients.test', emailVerified: true })
+    const wrong = await kim.signIn.emailOtp({ email: 'kim@ba-clients.test', otp: '000000' })
+    expect(wrong.error).toMatchObject({ status: 400, code: 'INVALID_OTP' })
+
+    expect((await kim.emailOtp.requestPasswordReset({ email: 'kim@ba-clients.test' })).data).toEqual({ success: true })
+    const reset = await kim.emailOtp.resetPassword({ email: 'kim@ba-clients.test', otp: await codeFor('kim@ba-clients.test', 'forget-password'), password: PASSWORD })
+    expect(reset.data).toEqual({ success: true })
+    const back = client()
+    expect((await back.signIn.email({ email: 'kim@ba-clients.test', password: PASSWORD })).error).toBeNull()
+
+    expect((await back.emailOtp.requestEmailChange({ newEmail: 'kim.new@ba-clients.test' })).data).toEqual({ success: true })
+    const changed = await back.emailOtp.changeEmail({ newEmail: 'kim.new@ba-clients.test', otp: await codeFor('kim.new@ba-clients.test', 'change-email') })
+    expect(changed.data).toEqual({ success: true })
+    expect((await back.getSession({ query: { disableCookieCache: true } })).data?.user.email).toBe('kim.new@ba-clients.test')
+
+    const lee = client()
+    await lee.signUp.email({ name: 'Lee', email: 'lee@ba-clients.test', password: PASSWORD })
+    await lee.emailOtp.sendVerificationOtp({ email: 'lee@ba-clients.test', type: 'email-verification' })
+    const verified = await lee.emailOtp.verifyEmail({ email: 'lee@ba-clients.test', otp: await codeFor('lee@ba-clients.test', 'email-verification') })
+    expect(verified.data).toMatchObject({ status: true, user: { emailVerified: true } })
   })
 
   it('oneTimeTokenClient: generate in one browser, verify in another, which then holds the session', async () => {

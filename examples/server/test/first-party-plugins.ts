@@ -15,6 +15,7 @@ import { scim } from '@gatehouse/scim'
 import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
+import { emailOTP } from '@gatehouse/email-otp'
 
 /**
  * @example
@@ -35,5 +36,6 @@ export function firstPartyPlugins() {
     apiKey(),
     jwt(),
     username(),
+    emailOTP({ sendVerificationOTP: () => undefined }),
   ]
 }

@@ -113,6 +113,8 @@ export type { RevokeCredentials } from './session/revoke-credentials.js'
 export { proveMailbox } from './session/prove-mailbox.js'
 export { completeFirstFactor } from './session/first-factor.js'
 export { signInWithPassword } from './routes/sign-in/password-sign-in.js'
+export { applyPasswordReset, reportPasswordReset } from './routes/password/apply-password-reset.js'
+export type { PasswordReset } from './routes/password/apply-password-reset.js'
 export type { PasswordSignIn, PasswordSignInAnswer } from './routes/sign-in/password-sign-in.js'
 export type { FirstFactor, FirstFactorOutcome } from './session/first-factor.js'
 export {
@@ -131,6 +133,7 @@ export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.
 export { publicRow } from './db/output.js'
+export { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from './endpoint/input-limits.js'
 // For plugins whose browser flows end in a redirect (single sign-on callbacks): `?error=<code>` on the flow's error URL, else the error page.
 export { errorRedirect } from './social/flow.js'
 // For plugins that must show an error rather than redirect to an unverified address (the OIDC provider's authorize).
@@ -145,8 +148,14 @@ export { bindLinkToBrowser, isBrowserNavigation, isLinkBoundToBrowser, needsLink
 export type { Session, SessionWithUser, User } from './types/rows.js'
 // For plugins that mail users: one error and one log line when the application's mail callback fails.
 export { deliverMail } from './accounts/mail.js'
+export { createAfterAnswer } from './endpoint/after-answer.js'
+export type { AfterAnswer } from './endpoint/after-answer.js'
 // For plugins that sign a user in themselves (magic links): addresses compared as the user table stores them.
 export { normalizeEmail } from './accounts/email.js'
+// For plugins that prove an address or name the account in their own way (email codes, usernames).
+export { findUserByEmail } from './accounts/users.js'
+export { clearEmailMoves, hasUnprovenMove } from './accounts/email-moves.js'
+export { pickAdditionalFields } from './accounts/additional-fields.js'
 // For plugins that keep single-use tokens: only the token's SHA-256 is stored (verification/verification-token.ts).
 export { sha256Base64url } from './crypto/keys.js'
 export { appendQueryParam } from './security/append-query.js'

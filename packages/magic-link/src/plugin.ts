@@ -4,10 +4,9 @@
  * No tables of its own: tokens live in core's verification table under
  * their own prefix. POST /sign-in/magic-link gets the strict limit of the
  * other mail-sending routes (3 requests per 10 s and client by default).
- * With sign-up off, links are mailed after the answer (after-answer.ts).
+ * With sign-up off, links are mailed after the answer (core's createAfterAnswer).
  */
-import { definePlugin } from '@gatehouse/core'
-import { createAfterAnswer } from './after-answer.js'
+import { createAfterAnswer, definePlugin } from '@gatehouse/core'
 import { resolveOptions, type MagicLinkOptions } from './options.js'
 import { magicLinkEndpoints } from './routes/index.js'
 

@@ -2,7 +2,7 @@
  * @module
  * The magic-link endpoints by `auth.api` name (docs/magic-link.md#routes).
  */
-import { createAfterAnswer, type AfterAnswer } from '../after-answer.js'
+import { createAfterAnswer, type AfterAnswer } from '@gatehouse/core'
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { signInMagicLink } from './sign-in-magic-link.js'
 import { verifyMagicLink } from './verify-magic-link.js'

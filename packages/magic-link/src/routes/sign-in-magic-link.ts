@@ -12,7 +12,7 @@
  * would be an enumeration oracle: its latency, or its failure answered 500,
  * would tell which addresses have accounts. There both take one path: the
  * answer goes at once, and the mail (or, for an unknown address, nothing)
- * runs after it (after-answer.ts); a failing callback deletes the token and
+ * runs after it (core's createAfterAnswer); a failing callback deletes the token and
  * is logged. With sign-up allowed every address gets the callback, so it is
  * awaited and its failure answered.
  *
@@ -20,9 +20,8 @@
  * trusted, 403 otherwise) and are checked again when the link is opened.
  * A failing mail callback deletes the token (before the 500, when awaited).
  */
-import { AuthError, bindLinkToBrowser, CoreErrors, defineEndpoint, deliverMail, normalizeEmail, type EndpointContext, type Row } from '@gatehouse/core'
+import { AuthError, bindLinkToBrowser, CoreErrors, defineEndpoint, deliverMail, normalizeEmail, type AfterAnswer, type EndpointContext, type Row } from '@gatehouse/core'
 import { z } from 'zod'
-import type { AfterAnswer } from '../after-answer.js'
 import type { ResolvedMagicLinkOptions } from '../options.js'
 import { createLinkToken, deleteLinkToken } from '../token.js'
 
@@ -72,7 +71,7 @@ export function signInMagicLink(options: ResolvedMagicLinkOptions, later: AfterA
         later.schedule(ctx.logger, async () => {
           if (!user) return
           await deliverMail(ctx, 'magic-link', options.sendMagicLink, mail).catch(() => deleteLinkToken(ctx.auth, id))
-        })
+        }, 'magic link')
         return { status: true }
       }
       try {

@@ -20,18 +20,13 @@
  */
 import { z } from 'zod'
 import { isUniqueViolation } from '../../db/adapter.js'
-import { CREDENTIAL_PROVIDER, findCredentialAccount, findUserById } from '../../accounts/users.js'
-import { publicRow } from '../../db/output.js'
+import { findUserById } from '../../accounts/users.js'
 import { defineEndpoint } from '../../endpoint/define-endpoint.js'
 import { AuthError } from '../../errors/catalogue.js'
 import { CoreErrors } from '../../errors/core-errors.js'
-import { proveMailbox } from '../../session/prove-mailbox.js'
-import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import type { User } from '../../types/rows.js'
 import { consumeVerificationToken, peekVerificationToken } from '../../verification/verification-token.js'
-
-/** Reset tokens live under identifiers "reset-password:{token}" (the token's hash here) holding the user id (docs/core.md#tables). */
-const RESET_IDENTIFIER_PREFIX = 'reset-password:'
+import { applyPasswordReset, reportPasswordReset } from './apply-password-reset.js'
 
 /**
  * @example
@@ -49,7 +44,7 @@ export const resetPassword = defineEndpoint({
   ),
   query: z.lazy(() => z.object({ token: z.string().optional() })),
   handler: async (ctx) => {
-    const { auth, options } = ctx
+    const { auth } = ctx
     const token = ctx.body.token ?? ctx.query.token
     if (!token) throw new AuthError(CoreErrors.INVALID_TOKEN)
     auth.passwords.checkLength(ctx.body.newPassword)
@@ -61,29 +56,7 @@ export const resetPassword = defineEndpoint({
       if (!userId) throw new AuthError(CoreErrors.INVALID_TOKEN)
       const stored = await findUserById(tx, userId)
       if (!stored) throw new AuthError(CoreErrors.INVALID_TOKEN)
-      // The link reached the mailbox: the first proof of it ends what an earlier registrant set up.
-      const found = (await proveMailbox(auth, { user: stored, db: tx })) ?? stored
-      const account = await findCredentialAccount(tx, found.id)
-      if (account) {
-        await tx.update({ model: 'account', where: { field: 'id', value: account.id }, update: { password: hash } })
-      } else {
-        await tx.create({
-          model: 'account',
-          data: { providerId: CREDENTIAL_PROVIDER, accountId: found.id, userId: found.id, password: hash },
-        })
-      }
-      // An older reset mail must not reopen the account once a new password is set.
-      await tx.deleteMany({
-        model: 'verification',
-        where: [
-          { field: 'identifier', operator: 'starts_with', value: RESET_IDENTIFIER_PREFIX },
-          { field: 'value', value: found.id },
-        ],
-      })
-      if (options.emailAndPassword?.revokeSessionsOnPasswordReset !== false) {
-        await revokeUserCredentials(auth, { userId: found.id, reason: 'password-reset', db: tx })
-      }
-      return found
+      return applyPasswordReset(auth, { user: stored, hash, db: tx })
     })
     // Two resets racing for a user without a credential account: the loser's insert hits the
     // (providerId, accountId) unique index and rolls back, token included; once more, it updates.
@@ -92,18 +65,7 @@ export const resetPassword = defineEndpoint({
       throw error
     })
 
-    const onPasswordReset = options.emailAndPassword?.onPasswordReset
-    if (onPasswordReset) {
-      try {
-        await onPasswordReset({ user: publicRow(auth.schema, 'user', user) })
-      } catch (error) {
-        // The reset is committed: report the callback's failure to the operator, not as a failed reset.
-        ctx.logger.error('onPasswordReset callback failed', {
-          userId: user.id,
-          error: error instanceof Error ? error.name : typeof error,
-        })
-      }
-    }
+    await reportPasswordReset(ctx, user)
     return { status: true }
   },
 })

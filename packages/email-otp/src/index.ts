@@ -1,0 +1,6 @@
+export { emailOTP } from './plugin.js'
+export { EmailOTPErrors } from './errors.js'
+export type { EmailOTPErrorCode } from './errors.js'
+export { OTP_TYPES, resolveOptions } from './options.js'
+export type { EmailOTPMail, EmailOTPOptions, OTPType, ResolvedEmailOTPOptions } from './options.js'
+export type { EmailOTPEndpoints } from './routes/index.js'
