@@ -44,6 +44,7 @@ export default defineWorkspace([
   project('jwt', './packages/jwt'),
   project('username', './packages/username'),
   project('email-otp', './packages/email-otp'),
+  project('phone-number', './packages/phone-number'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),

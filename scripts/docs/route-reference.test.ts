@@ -17,6 +17,7 @@ import { apiKey } from '../../packages/api-key/src/index.js'
 import { jwt } from '../../packages/jwt/src/index.js'
 import { username } from '../../packages/username/src/index.js'
 import { emailOTP } from '../../packages/email-otp/src/index.js'
+import { phoneNumber } from '../../packages/phone-number/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -85,6 +86,11 @@ const sections = [
     '@gatehouse/email-otp',
     emailOTP({ sendVerificationOTP: () => {}, changeEmail: { enabled: true } }),
     'Every route has its own limit per client (3 a minute by default) and every address a budget of codes (3 a minute, 10 an hour). The routes that mail a code answer `{ success: true }` whether or not the address has an account. `/sign-in/email-otp` may answer `{ twoFactorRedirect: true }` instead of a session (docs/email-otp.md).',
+  ),
+  pluginSection(
+    '@gatehouse/phone-number',
+    phoneNumber({ sendOTP: () => {}, sendPasswordResetOTP: () => {} }),
+    '`/phone-number/*` is limited per client (10 a minute by default) and every number to a budget of codes. Numbers are E.164 after parsing; sign-up and update-user refuse `phoneNumber` (a number is set by proving it). The reset routes answer 404 without `sendPasswordResetOTP` (docs/phone-number.md).',
   ),
 ]
 

@@ -33,6 +33,7 @@ import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
+import { phoneNumber } from '@gatehouse/phone-number'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
@@ -200,6 +201,14 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
         sendVerificationOTP: ({ email, otp, type }) =>
           mailer.send({ type: 'email-otp', to: email, subject: `Your code: ${otp}`, url: `${config.baseURL}/sign-in`, otp, otpType: type }),
         changeEmail: { enabled: true },
+      }),
+      // Phone numbers proven by SMS (SMS_LOG lines {"to","code","type"}): POST /api/auth/phone-number/send-otp, then
+      // /phone-number/verify signs the number's account in, signs a new number up (a placeholder address), or adds the
+      // number to the signed-in account (updatePhoneNumber); /sign-in/phone-number takes the password; resets by SMS (docs/phone-number.md).
+      phoneNumber({
+        sendOTP: ({ phoneNumber: to, code }) => mailer.text({ to, code, type: 'verification' }),
+        sendPasswordResetOTP: ({ phoneNumber: to, code }) => mailer.text({ to, code, type: 'password-reset' }),
+        signUpOnVerification: { getTempEmail: (number) => `${number.slice(1)}@phone.invalid`, getTempName: (number) => number },
       }),
     ],
   })

@@ -69,6 +69,8 @@ export interface ServerConfig {
   readonly trustProxy: number
   /** A file every sent email is appended to as one JSON line. */
   readonly mailLog: string | undefined
+  /** SMS_LOG: a file every text message is appended to as one JSON line `{"to","code","type"}`. */
+  readonly smsLog: string | undefined
   /** A file every applied billing webhook event is appended to as one JSON line. */
   readonly webhookLog: string | undefined
   /** ADMIN_EMAILS, lowercased: verified users with these addresses get the admin role (admins.ts). */
@@ -170,6 +172,7 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     rateLimit: value(env, 'RATE_LIMIT') !== '0',
     trustProxy: trustProxy(env),
     mailLog: file('MAIL_LOG'),
+    smsLog: file('SMS_LOG'),
     webhookLog: file('WEBHOOK_LOG'),
     adminEmails: new Set(
       (value(env, 'ADMIN_EMAILS') ?? '')

@@ -34,8 +34,18 @@ export interface Mail {
   readonly until?: string
 }
 
+/** A text message of the phone-number plugin, as SMS_LOG records it (docs/phone-number.md). */
+export interface TextMessage {
+  readonly to: string
+  readonly code: string
+  /** `verification` (send-otp: verify, sign in or up, add the number) or `password-reset`. */
+  readonly type: 'verification' | 'password-reset'
+}
+
 export interface Mailer {
   send(mail: Mail): Promise<void>
+  /** Sends a text message: printed, and appended to SMS_LOG when set. */
+  text(sms: TextMessage): Promise<void>
 }
 
 /**
@@ -43,12 +53,17 @@ export interface Mailer {
  * const mailer = createMailer({ logFile: process.env.MAIL_LOG, print: console.log })
  * await mailer.send({ type: 'reset-password', to: 'ada@example.com', subject: 'Reset your password', url, token })
  */
-export function createMailer(options: { logFile: string | undefined; print: (line: string) => void }): Mailer {
+export function createMailer(options: { logFile: string | undefined; smsLogFile?: string | undefined; print: (line: string) => void }): Mailer {
   const log = options.logFile === undefined ? undefined : jsonLines(options.logFile)
+  const smsLog = options.smsLogFile === undefined ? undefined : jsonLines(options.smsLogFile)
   return {
     async send(mail) {
       options.print(`[mail] ${mail.type} to ${mail.to}: ${mail.subject}\n       ${mail.url}`)
       await log?.append(mail)
+    },
+    async text(sms) {
+      options.print(`[sms] ${sms.type} to ${sms.to}: ${sms.code}`)
+      await smsLog?.append(sms)
     },
   }
 }

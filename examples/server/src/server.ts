@@ -56,7 +56,7 @@ export async function startServer(config: ServerConfig, options: StartOptions): 
   if (config.databaseUrl === undefined) await mkdir(dirname(config.databasePath), { recursive: true })
   const webhookLog = config.webhookLog === undefined ? undefined : jsonLines(config.webhookLog)
   const stores = await openStores(config)
-  const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, print }), webhookLog, stores)
+  const auth = createExampleAuth(config, createMailer({ logFile: config.mailLog, smsLogFile: config.smsLog, print }), webhookLog, stores)
   if (config.billingWebhookSecret === undefined) print('Billing webhooks refuse every delivery until BILLING_WEBHOOK_SECRET is set.')
   await runMigrations(auth)
   // Users verified before their address was put in ADMIN_EMAILS (admins.ts).

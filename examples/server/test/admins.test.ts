@@ -23,7 +23,7 @@ const mails: Array<{ type: string; to: string; url: string }> = []
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'gatehouse-admins-'))
   const config = readConfig({ PORT: '3999', DATABASE_PATH: join(directory, 'auth.db'), RATE_LIMIT: '0', ADMIN_EMAILS: 'Ops@Example.com' })
-  auth = createExampleAuth(config, { send: async (mail) => void mails.push(mail) })
+  auth = createExampleAuth(config, { send: async (mail) => void mails.push(mail), text: async () => undefined })
   await runMigrations(auth)
 })
 afterAll(async () => {

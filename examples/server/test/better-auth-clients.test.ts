@@ -4,7 +4,7 @@
  * docs/sessions.md#one-time-tokens): `createAuthClient` from
  * `better-auth/client` with `apiKeyClient()` (`@better-auth/api-key/client`),
  * `jwtClient()`, `oneTimeTokenClient()` and, for issue 37 (docs/username.md),
- * `usernameClient()` and `emailOTPClient()` (`better-auth/client/plugins`),
+ * `usernameClient()`, `emailOTPClient()` and `phoneNumberClient()` (`better-auth/client/plugins`),
  * all 1.7.5, over HTTP to the running server with a cookie jar that sends
  * Origin on writes, as a browser on the app's origin would. With BEARER=1 a
  * client without cookies signs in and works by `set-auth-token` alone.
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
-import { emailOTPClient, jwtClient, oneTimeTokenClient, usernameClient } from 'better-auth/client/plugins'
+import { emailOTPClient, jwtClient, oneTimeTokenClient, phoneNumberClient, usernameClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../src/server.js'
@@ -50,7 +50,7 @@ describe('better-auth client plugins against the example server', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-better-auth-'))
-    server = await startExample(dir, { RATE_LIMIT: '0', MAIL_LOG: join(dir, 'mail.jsonl') })
+    server = await startExample(dir, { RATE_LIMIT: '0', MAIL_LOG: join(dir, 'mail.jsonl'), SMS_LOG: join(dir, 'sms.jsonl') })
   })
   afterAll(async () => {
     await server?.close()
@@ -69,10 +69,22 @@ describe('better-auth client plugins against the example server', () => {
     throw new Error(`no ${otpType} code for ${to}`)
   }
 
+  /** The last SMS_LOG code for `to` of `type`. */
+  async function textFor(to: string, type: string): Promise<string> {
+    for (let attempt = 0; attempt < 1000; attempt += 1) {
+      const text = await readFile(join(dir, 'sms.jsonl'), 'utf8').catch(() => '')
+      const messages = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { to: string; code: string; type: string })
+      const found = messages.reverse().find((sms) => sms.to === to && sms.type === type)
+      if (found) return found.code
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    throw new Error(`no ${type} text for ${to}`)
+  }
+
   function client() {
     return createAuthClient({
       baseURL: `${server.url}/api/auth`,
-      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient(), emailOTPClient()],
+      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient(), emailOTPClient(), phoneNumberClient()],
       fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
     })
   }
@@ -150,6 +162,30 @@ describe('better-auth client plugins against the example server', () => {
     await lee.emailOtp.sendVerificationOtp({ email: 'lee@ba-clients.test', type: 'email-verification' })
     const verified = await lee.emailOtp.verifyEmail({ email: 'lee@ba-clients.test', otp: await codeFor('lee@ba-clients.test', 'email-verification') })
     expect(verified.data).toMatchObject({ status: true, user: { emailVerified: true } })
+  })
+
+  it('phoneNumberClient: a texted code signs a number up, the number and password sign in, a reset by SMS', async () => {
+    const phone = client()
+    expect((await phone.phoneNumber.sendOtp({ phoneNumber: '+1 415 555 0199' })).data).toEqual({ message: 'code sent' })
+    const verified = await phone.phoneNumber.verify({ phoneNumber: '+14155550199', code: await textFor('+14155550199', 'verification') })
+    expect(verified.error).toBeNull()
+    expect(verified.data?.user).toMatchObject({ phoneNumber: '+14155550199', phoneNumberVerified: true })
+    expect((await phone.getSession()).data?.user.phoneNumber).toBe('+14155550199')
+    const wrong = await client().phoneNumber.verify({ phoneNumber: '+14155550199', code: '000000' })
+    expect(wrong.error).toMatchObject({ status: 400 })
+
+    const noah = client()
+    await noah.signUp.email({ name: 'Noah', email: 'noah@ba-clients.test', password: PASSWORD })
+    await noah.phoneNumber.sendOtp({ phoneNumber: '+33612345678' })
+    const added = await noah.phoneNumber.verify({ phoneNumber: '+33612345678', code: await textFor('+33612345678', 'verification'), updatePhoneNumber: true })
+    expect(added.data?.user).toMatchObject({ email: 'noah@ba-clients.test', phoneNumber: '+33612345678' })
+    const again = client()
+    expect((await again.signIn.phoneNumber({ phoneNumber: '+33 6 12 34 56 78', password: PASSWORD })).error).toBeNull()
+    expect((await again.getSession()).data?.user.email).toBe('noah@ba-clients.test')
+    expect((await again.phoneNumber.requestPasswordReset({ phoneNumber: '+33612345678' })).data).toEqual({ status: true })
+    const reset = await again.phoneNumber.resetPassword({ phoneNumber: '+33612345678', otp: await textFor('+33612345678', 'password-reset'), newPassword: 'another long password' })
+    expect(reset.data).toEqual({ status: true })
+    expect((await client().signIn.phoneNumber({ phoneNumber: '+33612345678', password: 'another long password' })).error).toBeNull()
   })
 
   it('oneTimeTokenClient: generate in one browser, verify in another, which then holds the session', async () => {

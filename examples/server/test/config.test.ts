@@ -39,6 +39,7 @@ describe('readConfig', () => {
         RATE_LIMIT: '0',
         TRUST_PROXY: '1',
         MAIL_LOG: 'logs/mail.jsonl',
+        SMS_LOG: 'logs/sms.jsonl',
         WEBHOOK_LOG: '/var/log/hooks.jsonl',
         ADMIN_EMAILS: 'Ops@Example.com, root@example.com,',
       },
@@ -57,6 +58,7 @@ describe('readConfig', () => {
       rateLimit: false,
       trustProxy: 1,
       mailLog: '/srv/example/logs/mail.jsonl',
+      smsLog: '/srv/example/logs/sms.jsonl',
       webhookLog: '/var/log/hooks.jsonl',
       adminEmails: new Set(['ops@example.com', 'root@example.com']),
     })

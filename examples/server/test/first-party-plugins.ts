@@ -16,6 +16,7 @@ import { sso } from '@gatehouse/sso'
 import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
+import { phoneNumber } from '@gatehouse/phone-number'
 
 /**
  * @example
@@ -37,5 +38,6 @@ export function firstPartyPlugins() {
     jwt(),
     username(),
     emailOTP({ sendVerificationOTP: () => undefined }),
+    phoneNumber({ sendOTP: () => undefined }),
   ]
 }

@@ -127,8 +127,9 @@ export {
   limitSends,
   MIN_CODE_DIGITS,
   redeemCode,
+  redeemCodeOrThrow,
 } from './verification/one-time-code.js'
-export type { CodeRefusal, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
+export type { CodeErrors, CodeRefusal, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
 export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.

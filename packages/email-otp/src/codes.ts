@@ -13,15 +13,13 @@
  * the writes before it are the same for a known and an unknown address.
  */
 import {
-  AuthError,
   deliverMail,
   discardCode,
   findUserByEmail,
   issueCode,
   limitSends,
-  redeemCode,
+  redeemCodeOrThrow,
   type AfterAnswer,
-  type CodeRefusal,
   type CodeTarget,
   type EndpointContext,
   type Store,
@@ -34,11 +32,7 @@ export function codeTarget(type: OTPType, email: string, newEmail?: string): Cod
   return { purpose: `email-otp:${type}`, destination: newEmail === undefined ? email : `${email}\n${newEmail}` }
 }
 
-export function refusal(reason: CodeRefusal): AuthError {
-  if (reason === 'expired') return new AuthError(EmailOTPErrors.OTP_EXPIRED)
-  if (reason === 'too-many-attempts') return new AuthError(EmailOTPErrors.TOO_MANY_ATTEMPTS)
-  return new AuthError(EmailOTPErrors.INVALID_OTP)
-}
+const errors = { invalid: EmailOTPErrors.INVALID_OTP, expired: EmailOTPErrors.OTP_EXPIRED, tooManyAttempts: EmailOTPErrors.TOO_MANY_ATTEMPTS }
 
 /**
  * Checks the code and, when it is right, runs `onValid` in its transaction; throws the code's refusal otherwise.
@@ -46,7 +40,7 @@ export function refusal(reason: CodeRefusal): AuthError {
  * @example
  * const user = await useCode(ctx, options, codeTarget('sign-in', email), body.otp, (tx) => findOrCreate(tx, email))
  */
-export async function useCode<R>(
+export function useCode<R>(
   ctx: EndpointContext,
   options: ResolvedEmailOTPOptions,
   target: CodeTarget,
@@ -54,9 +48,7 @@ export async function useCode<R>(
   onValid: (tx: Store) => Promise<R>,
   keep = false,
 ): Promise<R> {
-  const result = await redeemCode(ctx.auth, target, otp, { allowedAttempts: options.allowedAttempts, keep }, onValid)
-  if (!result.ok) throw refusal(result.reason)
-  return result.value
+  return redeemCodeOrThrow(ctx.auth, target, otp, { allowedAttempts: options.allowedAttempts, keep, errors }, onValid)
 }
 
 /**

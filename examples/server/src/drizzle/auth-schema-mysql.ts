@@ -43,9 +43,12 @@ export const user = mysqlTable('user', {
   twoFactorEnabled: boolean('twoFactorEnabled'),
   username: binVarchar('username'),
   displayUsername: binText('displayUsername'),
+  phoneNumber: binVarchar('phoneNumber'),
+  phoneNumberVerified: boolean('phoneNumberVerified'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),
+  uniqueIndex('user_phoneNumber_uniq').on(table.phoneNumber),
 ])
 
 export const session = mysqlTable('session', {

@@ -29,9 +29,12 @@ export const user = pgTable('user', {
   twoFactorEnabled: boolean('twoFactorEnabled'),
   username: text('username'),
   displayUsername: text('displayUsername'),
+  phoneNumber: text('phoneNumber'),
+  phoneNumberVerified: boolean('phoneNumberVerified'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),
+  uniqueIndex('user_phoneNumber_uniq').on(table.phoneNumber),
 ])
 
 export const session = pgTable('session', {

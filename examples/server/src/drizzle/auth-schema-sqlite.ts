@@ -29,9 +29,12 @@ export const user = sqliteTable('user', {
   twoFactorEnabled: integer('twoFactorEnabled', { mode: 'boolean' }),
   username: text('username'),
   displayUsername: text('displayUsername'),
+  phoneNumber: text('phoneNumber'),
+  phoneNumberVerified: integer('phoneNumberVerified', { mode: 'boolean' }),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),
+  uniqueIndex('user_phoneNumber_uniq').on(table.phoneNumber),
 ])
 
 export const session = sqliteTable('session', {

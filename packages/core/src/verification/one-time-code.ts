@@ -23,7 +23,7 @@
  *   store (every process counts against one budget), on top of the limits
  *   per client address of the routes.
  */
-import { AuthError } from '../errors/catalogue.js'
+import { AuthError, type ErrorDefinition } from '../errors/catalogue.js'
 import { CoreErrors } from '../errors/core-errors.js'
 import { constantTimeEqual, sha256Base64url } from '../crypto/keys.js'
 import { sign } from '../crypto/hmac.js'
@@ -171,6 +171,32 @@ export async function redeemCode<R>(
     if (!options.keep) await tx.delete({ model: 'verification', where: { field: 'id', value: row.id } })
     return { ok: true, value: await onValid(tx) }
   })
+}
+
+/** The errors a plugin answers each refusal with: its own catalogue's `INVALID_OTP`, `OTP_EXPIRED`, `TOO_MANY_ATTEMPTS`. */
+export interface CodeErrors {
+  readonly invalid: ErrorDefinition
+  readonly expired: ErrorDefinition
+  readonly tooManyAttempts: ErrorDefinition
+}
+
+/**
+ * {@link redeemCode} for a route: `onValid`'s result, or the refusal thrown as the plugin's error.
+ *
+ * @example
+ * const user = await redeemCodeOrThrow(ctx.auth, target, body.otp, { errors }, (tx) => findOrCreate(tx, email))
+ */
+export async function redeemCodeOrThrow<R>(
+  auth: Ctx,
+  target: CodeTarget,
+  code: string,
+  options: RedeemCodeOptions & { readonly errors: CodeErrors },
+  onValid: (tx: Store) => Promise<R>,
+): Promise<R> {
+  const result = await redeemCode(auth, target, code, options, onValid)
+  if (result.ok) return result.value
+  const { errors } = options
+  throw new AuthError(result.reason === 'expired' ? errors.expired : result.reason === 'too-many-attempts' ? errors.tooManyAttempts : errors.invalid)
 }
 
 /** How many codes a destination may receive: per minute and per hour by default (docs/plugins.md#one-time-codes). */

@@ -1,0 +1,7 @@
+export { phoneNumber } from './plugin.js'
+export { PhoneNumberErrors } from './errors.js'
+export type { PhoneNumberErrorCode } from './errors.js'
+export { normalizePhoneNumber } from './numbers.js'
+export { resolveOptions } from './options.js'
+export type { PhoneNumberOptions, PhoneNumberSMS, ResolvedPhoneNumberOptions } from './options.js'
+export type { PhoneNumberEndpoints } from './routes/index.js'
