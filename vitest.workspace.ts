@@ -45,6 +45,7 @@ export default defineWorkspace([
   project('username', './packages/username'),
   project('email-otp', './packages/email-otp'),
   project('phone-number', './packages/phone-number'),
+  project('last-login-method', './packages/last-login-method'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),

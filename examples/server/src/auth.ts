@@ -34,6 +34,7 @@ import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
+import { lastLoginMethod } from '@gatehouse/last-login-method'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
@@ -210,6 +211,9 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
         sendPasswordResetOTP: ({ phoneNumber: to, code }) => mailer.text({ to, code, type: 'password-reset' }),
         signUpOnVerification: { getTempEmail: (number) => `${number.slice(1)}@phone.invalid`, getTempName: (number) => number },
       }),
+      // After each sign-in the readable cookie better-auth.last_used_login_method names the way in (email, username,
+      // email-otp, phone-number, passkey, github, ...), and the user's lastLoginMethod field keeps it (docs/last-login-method.md).
+      lastLoginMethod({ storeInDatabase: true }),
     ],
   })
   return auth

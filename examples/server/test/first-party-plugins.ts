@@ -17,6 +17,7 @@ import { twoFactor } from '@gatehouse/two-factor'
 import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
+import { lastLoginMethod } from '@gatehouse/last-login-method'
 
 /**
  * @example
@@ -39,5 +40,6 @@ export function firstPartyPlugins() {
     username(),
     emailOTP({ sendVerificationOTP: () => undefined }),
     phoneNumber({ sendOTP: () => undefined }),
+    lastLoginMethod({ storeInDatabase: true }),
   ]
 }

@@ -45,6 +45,7 @@ export const user = mysqlTable('user', {
   displayUsername: binText('displayUsername'),
   phoneNumber: binVarchar('phoneNumber'),
   phoneNumberVerified: boolean('phoneNumberVerified'),
+  lastLoginMethod: binText('lastLoginMethod'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),

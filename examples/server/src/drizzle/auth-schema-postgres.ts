@@ -31,6 +31,7 @@ export const user = pgTable('user', {
   displayUsername: text('displayUsername'),
   phoneNumber: text('phoneNumber'),
   phoneNumberVerified: boolean('phoneNumberVerified'),
+  lastLoginMethod: text('lastLoginMethod'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),

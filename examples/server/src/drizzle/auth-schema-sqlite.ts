@@ -31,6 +31,7 @@ export const user = sqliteTable('user', {
   displayUsername: text('displayUsername'),
   phoneNumber: text('phoneNumber'),
   phoneNumberVerified: integer('phoneNumberVerified', { mode: 'boolean' }),
+  lastLoginMethod: text('lastLoginMethod'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),
