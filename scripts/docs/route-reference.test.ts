@@ -18,6 +18,7 @@ import { jwt } from '../../packages/jwt/src/index.js'
 import { username } from '../../packages/username/src/index.js'
 import { emailOTP } from '../../packages/email-otp/src/index.js'
 import { phoneNumber } from '../../packages/phone-number/src/index.js'
+import { multiSession } from '../../packages/multi-session/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -91,6 +92,11 @@ const sections = [
     '@gatehouse/phone-number',
     phoneNumber({ sendOTP: () => {}, sendPasswordResetOTP: () => {} }),
     '`/phone-number/*` is limited per client (10 a minute by default) and every number to a budget of codes. Numbers are E.164 after parsing; sign-up and update-user refuse `phoneNumber` (a number is set by proving it). The reset routes answer 404 without `sendPasswordResetOTP` (docs/phone-number.md).',
+  ),
+  pluginSection(
+    '@gatehouse/multi-session',
+    multiSession(),
+    '`sessionToken` is a listed `session.token` (the public identifier); the browser must hold that account\'s signed cookie. `/sign-out` also ends every account of the browser (docs/multi-session.md).',
   ),
 ]
 

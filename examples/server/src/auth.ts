@@ -35,6 +35,7 @@ import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
 import { lastLoginMethod } from '@gatehouse/last-login-method'
+import { multiSession } from '@gatehouse/multi-session'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
@@ -214,6 +215,9 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // After each sign-in the readable cookie better-auth.last_used_login_method names the way in (email, username,
       // email-otp, phone-number, passkey, github, ...), and the user's lastLoginMethod field keeps it (docs/last-login-method.md).
       lastLoginMethod({ storeInDatabase: true }),
+      // MULTI_SESSION=1: up to 5 accounts signed in at once in one browser; /api/auth/multi-session/* lists, switches
+      // and signs out one; /sign-out ends them all (docs/multi-session.md). The app shows an account switcher.
+      ...(config.multiSession ? [multiSession()] : []),
     ],
   })
   return auth

@@ -61,6 +61,8 @@ export interface ServerConfig {
    * sign-up answer `set-auth-token` (docs/sessions.md#bearer-tokens). Off by default.
    */
   readonly bearer: boolean
+  /** MULTI_SESSION=1: several accounts signed in at once in one browser, with an account switcher (docs/multi-session.md). Off by default. */
+  readonly multiSession: boolean
   readonly rateLimit: boolean
   /**
    * How many reverse proxies in front of the server append to X-Forwarded-For
@@ -169,6 +171,7 @@ export function readConfig(env: Env, cwd: string = process.cwd()): ServerConfig 
     billingPlatform: billingPlatform(env),
     cookieCache: value(env, 'COOKIE_CACHE') === '1',
     bearer: value(env, 'BEARER') === '1',
+    multiSession: value(env, 'MULTI_SESSION') === '1',
     rateLimit: value(env, 'RATE_LIMIT') !== '0',
     trustProxy: trustProxy(env),
     mailLog: file('MAIL_LOG'),

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
-import { emailOTPClient, jwtClient, oneTimeTokenClient, phoneNumberClient, usernameClient } from 'better-auth/client/plugins'
+import { emailOTPClient, jwtClient, multiSessionClient, oneTimeTokenClient, phoneNumberClient, usernameClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../src/server.js'
@@ -235,5 +235,39 @@ describe('BEARER=1: a client without cookies', () => {
     expect((await mobile.listSessions()).data).toHaveLength(1)
     expect((await mobile.signOut()).error).toBeNull()
     expect((await mobile.getSession()).data).toBeNull()
+  })
+})
+
+describe('MULTI_SESSION=1: multiSessionClient', () => {
+  let dir = ''
+  let server: RunningServer
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gatehouse-example-multi-'))
+    server = await startExample(dir, { RATE_LIMIT: '0', MULTI_SESSION: '1' })
+  })
+  afterAll(async () => {
+    await server?.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('two accounts in one browser: list, switch, revoke one, sign out the rest', async () => {
+    const browser = createAuthClient({
+      baseURL: `${server.url}/api/auth`,
+      plugins: [multiSessionClient()],
+      fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
+    })
+    await browser.signUp.email({ name: 'Work', email: 'work@multi.test', password: PASSWORD })
+    await browser.signUp.email({ name: 'Home', email: 'home@multi.test', password: PASSWORD })
+    const listed = await browser.multiSession.listDeviceSessions()
+    expect(listed.error).toBeNull()
+    expect(listed.data?.map((entry) => entry.user.email).sort()).toEqual(['home@multi.test', 'work@multi.test'])
+    const work = listed.data!.find((entry) => entry.user.email === 'work@multi.test')!
+    expect((await browser.multiSession.setActive({ sessionToken: work.session.token })).error).toBeNull()
+    expect((await browser.getSession()).data?.user.email).toBe('work@multi.test')
+    expect((await browser.multiSession.revoke({ sessionToken: work.session.token })).data).toEqual({ status: true })
+    expect((await browser.getSession()).data?.user.email).toBe('home@multi.test')
+    await browser.signOut()
+    expect((await browser.multiSession.listDeviceSessions()).data).toEqual([])
   })
 })

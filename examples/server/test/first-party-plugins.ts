@@ -18,6 +18,7 @@ import { username } from '@gatehouse/username'
 import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
 import { lastLoginMethod } from '@gatehouse/last-login-method'
+import { multiSession } from '@gatehouse/multi-session'
 
 /**
  * @example
@@ -41,5 +42,6 @@ export function firstPartyPlugins() {
     emailOTP({ sendVerificationOTP: () => undefined }),
     phoneNumber({ sendOTP: () => undefined }),
     lastLoginMethod({ storeInDatabase: true }),
+    multiSession(),
   ]
 }

@@ -134,6 +134,8 @@ export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 // What a route may send back of a stored row: without its `returned: false` fields.
 export { publicRow } from './db/output.js'
+// For plugins that keep cookies of their own under a name pattern (multi-session).
+export { parseCookieHeader } from './cookies/cookie-header.js'
 export { MAX_IMAGE_LENGTH, MAX_NAME_LENGTH } from './endpoint/input-limits.js'
 // For plugins whose browser flows end in a redirect (single sign-on callbacks): `?error=<code>` on the flow's error URL, else the error page.
 export { errorRedirect } from './social/flow.js'
