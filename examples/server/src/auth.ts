@@ -217,7 +217,7 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       lastLoginMethod({ storeInDatabase: true }),
       // MULTI_SESSION=1: up to 5 accounts signed in at once in one browser; /api/auth/multi-session/* lists, switches
       // and signs out one; /sign-out ends them all (docs/multi-session.md). The app shows an account switcher.
-      ...(config.multiSession ? [multiSession()] : []),
+      ...(config.multiSession ? ([multiSession()] as const) : ([] as const)),
     ],
   })
   return auth
