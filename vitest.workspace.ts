@@ -47,6 +47,7 @@ export default defineWorkspace([
   project('phone-number', './packages/phone-number'),
   project('last-login-method', './packages/last-login-method'),
   project('multi-session', './packages/multi-session'),
+  project('anonymous', './packages/anonymous'),
   project('drizzle', './packages/drizzle'),
   project('prisma', './packages/prisma', { globalSetup: ['../../vitest.services.ts', './test/clients.setup.ts'] }),
   project('react', './packages/react', { environment: 'jsdom' }),

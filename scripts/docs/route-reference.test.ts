@@ -19,6 +19,7 @@ import { username } from '../../packages/username/src/index.js'
 import { emailOTP } from '../../packages/email-otp/src/index.js'
 import { phoneNumber } from '../../packages/phone-number/src/index.js'
 import { multiSession } from '../../packages/multi-session/src/index.js'
+import { anonymous } from '../../packages/anonymous/src/index.js'
 import { pluginSection, routeReference } from './route-reference.js'
 
 const sections = [
@@ -97,6 +98,11 @@ const sections = [
     '@gatehouse/multi-session',
     multiSession(),
     '`sessionToken` is a listed `session.token` (the public identifier); the browser must hold that account\'s signed cookie. `/sign-out` also ends every account of the browser (docs/multi-session.md).',
+  ),
+  pluginSection(
+    '@gatehouse/anonymous',
+    anonymous(),
+    'A guest who signs up or in by any route is linked into the new account (`onLinkAccount`) and deleted in one transaction (docs/anonymous.md#linking).',
   ),
 ]
 

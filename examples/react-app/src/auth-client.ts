@@ -19,11 +19,12 @@ import { usernameClient } from '@gatehouse/username/client'
 import { emailOTPClient } from '@gatehouse/email-otp/client'
 import { phoneNumberClient } from '@gatehouse/phone-number/client'
 import { multiSessionClient } from '@gatehouse/multi-session/client'
+import { anonymousClient } from '@gatehouse/anonymous/client'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
 // The client halves of the server's plugins, in the server's order.
 export const client = createAuthClient<ExampleAuth>({
-  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient(), scimClient(), apiKeyClient(), jwtClient(), usernameClient(), emailOTPClient(), phoneNumberClient(), multiSessionClient()],
+  plugins: [organizationClient(), billingClient(), oidcProviderClient(), adminClient(), magicLinkClient(), twoFactorClient(), passkeyClient(), ssoClient(), scimClient(), apiKeyClient(), jwtClient(), usernameClient(), emailOTPClient(), phoneNumberClient(), anonymousClient(), multiSessionClient()],
 })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>

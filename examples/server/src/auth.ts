@@ -36,12 +36,32 @@ import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
 import { lastLoginMethod } from '@gatehouse/last-login-method'
 import { multiSession } from '@gatehouse/multi-session'
+import { anonymous } from '@gatehouse/anonymous'
 import { adminEmailHooks } from './admins.js'
 import { usageCatalogue } from './billing-config.js'
 import type { ServerConfig } from './config.js'
 import { sqliteStores, type ExampleStores } from './database.js'
 import type { JsonLines } from './json-lines.js'
 import type { Mailer } from './mailer.js'
+
+/**
+ * A guest's organization memberships become the account's (docs/anonymous.md#linking): each membership moves,
+ * except where the account is already a member of that organization (then the guest's membership simply goes
+ * with the guest). Runs in the transaction that deletes the guest.
+ */
+async function moveMemberships(db: Store, guestId: string, memberId: string): Promise<void> {
+  const memberships = await db.findMany<{ id: string; organizationId: string }>({ model: 'member', where: { field: 'userId', value: guestId } })
+  for (const membership of memberships) {
+    const already = await db.findOne({
+      model: 'member',
+      where: [
+        { field: 'organizationId', value: membership.organizationId },
+        { field: 'userId', value: memberId },
+      ],
+    })
+    if (!already) await db.update({ model: 'member', where: { field: 'id', value: membership.id }, update: { userId: memberId } })
+  }
+}
 
 /**
  * @example
@@ -215,6 +235,10 @@ export function createExampleAuth(config: ServerConfig, mailer: Mailer, webhookL
       // After each sign-in the readable cookie better-auth.last_used_login_method names the way in (email, username,
       // email-otp, phone-number, passkey, github, ...), and the user's lastLoginMethod field keeps it (docs/last-login-method.md).
       lastLoginMethod({ storeInDatabase: true }),
+      // "Continue as guest": POST /api/auth/sign-in/anonymous makes a guest user and session. When the guest signs up or
+      // in, the organizations it created move to the account in the same transaction that deletes the guest; guests
+      // older than 30 days go with auth.api.cleanup() (docs/anonymous.md).
+      anonymous({ onLinkAccount: ({ anonymousUser, newUser, db }) => moveMemberships(db, anonymousUser.user.id, newUser.user.id) }),
       // MULTI_SESSION=1: up to 5 accounts signed in at once in one browser; /api/auth/multi-session/* lists, switches
       // and signs out one; /sign-out ends them all (docs/multi-session.md). The app shows an account switcher.
       ...(config.multiSession ? ([multiSession()] as const) : ([] as const)),

@@ -4,7 +4,8 @@
  * docs/sessions.md#one-time-tokens): `createAuthClient` from
  * `better-auth/client` with `apiKeyClient()` (`@better-auth/api-key/client`),
  * `jwtClient()`, `oneTimeTokenClient()` and, for issue 37 (docs/username.md),
- * `usernameClient()`, `emailOTPClient()` and `phoneNumberClient()` (`better-auth/client/plugins`),
+ * `usernameClient()`, `emailOTPClient()`, `phoneNumberClient()`, `anonymousClient()` and (MULTI_SESSION=1)
+ * `multiSessionClient()` (`better-auth/client/plugins`),
  * all 1.7.5, over HTTP to the running server with a cookie jar that sends
  * Origin on writes, as a browser on the app's origin would. With BEARER=1 a
  * client without cookies signs in and works by `set-auth-token` alone.
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { apiKeyClient } from '@better-auth/api-key/client'
 import { createAuthClient } from 'better-auth/client'
-import { emailOTPClient, jwtClient, multiSessionClient, oneTimeTokenClient, phoneNumberClient, usernameClient } from 'better-auth/client/plugins'
+import { anonymousClient, emailOTPClient, jwtClient, multiSessionClient, oneTimeTokenClient, phoneNumberClient, usernameClient } from 'better-auth/client/plugins'
 import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunningServer } from '../src/server.js'
@@ -84,7 +85,7 @@ describe('better-auth client plugins against the example server', () => {
   function client() {
     return createAuthClient({
       baseURL: `${server.url}/api/auth`,
-      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient(), emailOTPClient(), phoneNumberClient()],
+      plugins: [apiKeyClient(), jwtClient(), oneTimeTokenClient(), usernameClient(), emailOTPClient(), phoneNumberClient(), anonymousClient()],
       fetchOptions: { customFetchImpl: browserFetch(() => server.url) },
     })
   }
@@ -186,6 +187,23 @@ describe('better-auth client plugins against the example server', () => {
     const reset = await again.phoneNumber.resetPassword({ phoneNumber: '+33612345678', otp: await textFor('+33612345678', 'password-reset'), newPassword: 'another long password' })
     expect(reset.data).toEqual({ status: true })
     expect((await client().signIn.phoneNumber({ phoneNumber: '+33612345678', password: 'another long password' })).error).toBeNull()
+  })
+
+  it('anonymousClient: a guest creates an organization, signs up, and keeps it; the guest is gone', async () => {
+    const guest = client()
+    const signedIn = await guest.signIn.anonymous()
+    expect(signedIn.error).toBeNull()
+    expect(signedIn.data?.user).toMatchObject({ isAnonymous: true })
+    const guestId = signedIn.data!.user.id
+    const created = await guest.$fetch<{ id: string }>('/organization/create', { method: 'POST', body: { name: 'Guest shop', slug: 'guest-shop-ba' } })
+    expect(created.error).toBeNull()
+    expect((await guest.signUp.email({ name: 'Olu', email: 'olu@ba-clients.test', password: PASSWORD })).error).toBeNull()
+    const session = await guest.getSession()
+    expect(session.data?.user).toMatchObject({ email: 'olu@ba-clients.test', isAnonymous: false })
+    const organizations = await guest.$fetch<{ id: string }[]>('/organization/list', { method: 'GET' })
+    expect(organizations.data?.map((organization) => organization.id)).toContain(created.data?.id)
+    const { db } = await server.auth.$context
+    expect(await db.findOne({ model: 'user', where: { field: 'id', value: guestId } })).toBeNull()
   })
 
   it('oneTimeTokenClient: generate in one browser, verify in another, which then holds the session', async () => {

@@ -19,6 +19,7 @@ import { emailOTP } from '@gatehouse/email-otp'
 import { phoneNumber } from '@gatehouse/phone-number'
 import { lastLoginMethod } from '@gatehouse/last-login-method'
 import { multiSession } from '@gatehouse/multi-session'
+import { anonymous } from '@gatehouse/anonymous'
 
 /**
  * @example
@@ -43,5 +44,6 @@ export function firstPartyPlugins() {
     phoneNumber({ sendOTP: () => undefined }),
     lastLoginMethod({ storeInDatabase: true }),
     multiSession(),
+    anonymous(),
   ]
 }

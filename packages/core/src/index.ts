@@ -114,6 +114,7 @@ export { proveMailbox } from './session/prove-mailbox.js'
 export { completeFirstFactor } from './session/first-factor.js'
 export { signInWithPassword } from './routes/sign-in/password-sign-in.js'
 export { applyPasswordReset, reportPasswordReset } from './routes/password/apply-password-reset.js'
+export { deleteUserRows, removeUser } from './routes/user/remove-user.js'
 export type { PasswordReset } from './routes/password/apply-password-reset.js'
 export type { PasswordSignIn, PasswordSignInAnswer } from './routes/sign-in/password-sign-in.js'
 export type { FirstFactor, FirstFactorOutcome } from './session/first-factor.js'
@@ -132,6 +133,8 @@ export {
 export type { CodeErrors, CodeRefusal, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
 export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
+export { sessionCookieSet } from './session/session-set.js'
+export type { SessionCookieSet } from './session/session-set.js'
 // What a route may send back of a stored row: without its `returned: false` fields.
 export { publicRow } from './db/output.js'
 // For plugins that keep cookies of their own under a name pattern (multi-session).

@@ -12,7 +12,7 @@
  *   step, so the step that completes it records the first factor
  *   (docs/last-login-method.md#two-factor-sign-ins).
  */
-import type { CookieJar, HookContext } from '@gatehouse/core'
+import { sessionCookieSet as coreSessionCookieSet, type CookieJar, type HookContext } from '@gatehouse/core'
 import { isLoginMethod } from './methods.js'
 
 /** Short name under core's cookie policy: `gatehouse.last_login_pending`. */
@@ -43,13 +43,7 @@ function lastLine(jar: CookieJar, name: string): { readonly line: string; readon
 }
 
 /** The session cookie this call set (a sign-in or sign-up), with the session token inside it; null when none. */
-export function sessionCookieSet(jar: CookieJar): { readonly line: string; readonly token: string } | null {
-  const set = lastLine(jar, jar.names.sessionToken)
-  if (!set) return null
-  // The value is `token.signature`, written by this very call: the token is everything before the last dot.
-  const dot = set.value.lastIndexOf('.')
-  return dot > 0 ? { line: set.line, token: set.value.slice(0, dot) } : null
-}
+export const sessionCookieSet = coreSessionCookieSet
 
 /** Whether this call started a two-factor pending sign-in (a first factor that still needs its second). */
 export function startsSecondFactor(jar: CookieJar): boolean {

@@ -9,27 +9,11 @@
  * the older one, which is deleted. `/sign-out` ends every session this
  * browser holds; `/multi-session/revoke` ends one.
  */
-import { deleteSessions, definePlugin, hashSessionToken, type HookContext } from '@gatehouse/core'
+import { deleteSessions, definePlugin, hashSessionToken, sessionCookieSet, type HookContext } from '@gatehouse/core'
 import { heldSessions, liveSession, multiCookieOfToken } from './cookies.js'
 import { MultiSessionErrors } from './errors.js'
 import { resolveMaximum, type MultiSessionOptions } from './options.js'
 import { listDeviceSessions, revokeDeviceSession, setActiveSession } from './routes.js'
-
-/** The session token of the session cookie this call set, or null (none set, or cleared). */
-function newSessionToken(ctx: HookContext): string | null {
-  const prefix = `${ctx.cookies.names.sessionToken}=`
-  let value: string | null = null
-  for (const line of ctx.cookies.outgoing) {
-    if (!line.startsWith(prefix)) continue
-    const end = line.indexOf(';')
-    const raw = decodeURIComponent(line.slice(prefix.length, end === -1 ? undefined : end))
-    value = raw === '' ? null : raw
-  }
-  if (value === null) return null
-  // The cookie's value is `token.signature`, written by this very call.
-  const dot = value.lastIndexOf('.')
-  return dot > 0 ? value.slice(0, dot) : null
-}
 
 /**
  * @example
@@ -39,7 +23,7 @@ export function multiSession(options: MultiSessionOptions = {}) {
   const maximum = resolveMaximum(options)
 
   const remember = async (ctx: HookContext): Promise<void> => {
-    const token = newSessionToken(ctx)
+    const token = sessionCookieSet(ctx.cookies)?.token ?? null
     if (token === null) return
     const cookie = multiCookieOfToken(token)
     const held = heldSessions(ctx)

@@ -46,6 +46,7 @@ export const user = mysqlTable('user', {
   phoneNumber: binVarchar('phoneNumber'),
   phoneNumberVerified: boolean('phoneNumberVerified'),
   lastLoginMethod: binText('lastLoginMethod'),
+  isAnonymous: boolean('isAnonymous'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),

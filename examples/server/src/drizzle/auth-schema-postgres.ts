@@ -32,6 +32,7 @@ export const user = pgTable('user', {
   phoneNumber: text('phoneNumber'),
   phoneNumberVerified: boolean('phoneNumberVerified'),
   lastLoginMethod: text('lastLoginMethod'),
+  isAnonymous: boolean('isAnonymous'),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),

@@ -32,6 +32,7 @@ export const user = sqliteTable('user', {
   phoneNumber: text('phoneNumber'),
   phoneNumberVerified: integer('phoneNumberVerified', { mode: 'boolean' }),
   lastLoginMethod: text('lastLoginMethod'),
+  isAnonymous: integer('isAnonymous', { mode: 'boolean' }),
 }, (table) => [
   uniqueIndex('user_email_uniq').on(table.email),
   uniqueIndex('user_username_uniq').on(table.username),

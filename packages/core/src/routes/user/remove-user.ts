@@ -22,7 +22,8 @@
  * that one runs `afterDelete`.)
  */
 import type { WhereInput } from '../../db/adapter.js'
-import type { EndpointContext } from '../../endpoint/context.js'
+import type { Store } from '../../db/store.js'
+import type { AuthContext, EndpointContext } from '../../endpoint/context.js'
 import { clearSessionCookies } from '../../session/session-cookies.js'
 import { revokeUserCredentials } from '../../session/revoke-credentials.js'
 import type { User } from '../../types/rows.js'
@@ -61,11 +62,7 @@ export async function removeUser(ctx: EndpointContext, user: User, options: Remo
         const owner = await consumeVerificationToken(ctx.auth, 'delete-account', options.token, tx)
         if (owner !== user.id) throw new TokenRejected()
       }
-      // The sessions, and what plugins issued to the user (OAuth grants), end in this transaction.
-      await revokeUserCredentials(ctx.auth, { userId: user.id, reason: 'user-deleted', db: tx })
-      await tx.deleteMany({ model: 'account', where: { field: 'userId', value: user.id } })
-      await tx.deleteMany({ model: 'verification', where: pendingTokensOf(user.id) })
-      await tx.delete({ model: 'user', where: { field: 'id', value: user.id } })
+      await deleteUserRows(ctx.auth, user.id, tx)
     })
   } catch (error) {
     if (error instanceof TokenRejected) return { ok: false, reason: 'invalid-token' }
@@ -80,6 +77,25 @@ export async function removeUser(ctx: EndpointContext, user: User, options: Remo
     ctx.logger.error('deleteUser.afterDelete failed', { userId: user.id, error: error instanceof Error ? error.name : typeof error })
   }
   return { ok: true }
+}
+
+/**
+ * Deletes a user inside the caller's transaction, as every deletion does: its
+ * sessions (and their secondary-storage copies, after the commit) and what
+ * plugins issued to it end first (`revokeUserCredentials`, reason
+ * `user-deleted`), then its accounts, pending reset and delete-account
+ * tokens, and the user. For plugins that delete users of their own (expired
+ * guests, a guest merged into the account it signed up as).
+ *
+ * @example
+ * await ctx.db.transaction((tx) => deleteUserRows(ctx.auth, guest.id, tx))
+ */
+export async function deleteUserRows(auth: AuthContext, userId: string, tx: Store): Promise<void> {
+  // The sessions, and what plugins issued to the user (OAuth grants), end in this transaction.
+  await revokeUserCredentials(auth, { userId, reason: 'user-deleted', db: tx })
+  await tx.deleteMany({ model: 'account', where: { field: 'userId', value: userId } })
+  await tx.deleteMany({ model: 'verification', where: pendingTokensOf(userId) })
+  await tx.delete({ model: 'user', where: { field: 'id', value: userId } })
 }
 
 /** Reset-password and delete-account tokens hold the user id as their value (docs/core.md#tables). */
