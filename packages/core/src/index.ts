@@ -129,8 +129,9 @@ export {
   MIN_CODE_DIGITS,
   redeemCode,
   redeemCodeOrThrow,
+  resolveCodeOptions,
 } from './verification/one-time-code.js'
-export type { CodeErrors, CodeRefusal, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
+export type { CodeErrors, CodeOptionsInput, CodeRefusal, CodeSettings, CodeTarget, IssueCodeOptions, RedeemCodeOptions, Redeemed, SendLimit } from './verification/one-time-code.js'
 export type { MailboxProof } from './session/prove-mailbox.js'
 export { readSessionToken, setSessionCookies } from './session/session-cookies.js'
 export { sessionCookieSet } from './session/session-set.js'

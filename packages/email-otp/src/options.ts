@@ -2,7 +2,7 @@
  * @module
  * What `emailOTP(options)` accepts, and its defaults (docs/email-otp.md#options).
  */
-import { DEFAULT_ALLOWED_ATTEMPTS, DEFAULT_CODE_DIGITS, DEFAULT_CODE_EXPIRES_IN, DEFAULT_SEND_LIMITS, MIN_CODE_DIGITS, type MailContext, type SendLimit } from '@gatehouse/core'
+import { DEFAULT_SEND_LIMITS, resolveCodeOptions, type MailContext, type SendLimit } from '@gatehouse/core'
 
 export const OTP_TYPES = ['email-verification', 'sign-in', 'forget-password', 'change-email'] as const
 export type OTPType = (typeof OTP_TYPES)[number]
@@ -49,12 +49,7 @@ export interface ResolvedEmailOTPOptions {
 
 export function resolveOptions(options: EmailOTPOptions): ResolvedEmailOTPOptions {
   if (typeof options?.sendVerificationOTP !== 'function') throw new Error('emailOTP: sendVerificationOTP is required')
-  const digits = options.otpLength ?? DEFAULT_CODE_DIGITS
-  if (!Number.isInteger(digits) || digits < MIN_CODE_DIGITS || digits > 12) throw new Error(`emailOTP: otpLength must be a whole number from ${MIN_CODE_DIGITS} to 12`)
-  const expiresIn = options.expiresIn ?? DEFAULT_CODE_EXPIRES_IN
-  if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new Error('emailOTP: expiresIn must be a positive number of seconds')
-  const allowedAttempts = options.allowedAttempts ?? DEFAULT_ALLOWED_ATTEMPTS
-  if (!Number.isInteger(allowedAttempts) || allowedAttempts < 1) throw new Error('emailOTP: allowedAttempts must be a whole number of at least 1')
+  const { digits, expiresIn, allowedAttempts } = resolveCodeOptions('emailOTP', options)
   return {
     send: options.sendVerificationOTP,
     digits,

@@ -2,7 +2,7 @@
  * @module
  * What `phoneNumber(options)` accepts, and its defaults (docs/phone-number.md#options).
  */
-import { DEFAULT_ALLOWED_ATTEMPTS, DEFAULT_CODE_DIGITS, DEFAULT_CODE_EXPIRES_IN, DEFAULT_SEND_LIMITS, MIN_CODE_DIGITS, type EndpointContext, type MailContext, type SendLimit, type User } from '@gatehouse/core'
+import { DEFAULT_SEND_LIMITS, resolveCodeOptions, type EndpointContext, type MailContext, type SendLimit, type User } from '@gatehouse/core'
 import type { CountryCode } from 'libphonenumber-js/max'
 
 /** What the SMS callbacks receive: the number in E.164 and the code. */
@@ -61,12 +61,7 @@ export interface ResolvedPhoneNumberOptions {
 
 export function resolveOptions(options: PhoneNumberOptions): ResolvedPhoneNumberOptions {
   if (typeof options?.sendOTP !== 'function') throw new Error('phoneNumber: sendOTP is required')
-  const digits = options.otpLength ?? DEFAULT_CODE_DIGITS
-  if (!Number.isInteger(digits) || digits < MIN_CODE_DIGITS || digits > 12) throw new Error(`phoneNumber: otpLength must be a whole number from ${MIN_CODE_DIGITS} to 12`)
-  const expiresIn = options.expiresIn ?? DEFAULT_CODE_EXPIRES_IN
-  if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new Error('phoneNumber: expiresIn must be a positive number of seconds')
-  const allowedAttempts = options.allowedAttempts ?? DEFAULT_ALLOWED_ATTEMPTS
-  if (!Number.isInteger(allowedAttempts) || allowedAttempts < 1) throw new Error('phoneNumber: allowedAttempts must be a whole number of at least 1')
+  const { digits, expiresIn, allowedAttempts } = resolveCodeOptions('phoneNumber', options)
   return {
     sendOTP: options.sendOTP,
     sendPasswordResetOTP: options.sendPasswordResetOTP ?? null,

@@ -173,6 +173,35 @@ export async function redeemCode<R>(
   })
 }
 
+/** A plugin's code options as its users give them (the leading library's names). */
+export interface CodeOptionsInput {
+  readonly otpLength?: number | undefined
+  readonly expiresIn?: number | undefined
+  readonly allowedAttempts?: number | undefined
+}
+
+export interface CodeSettings {
+  readonly digits: number
+  readonly expiresIn: number
+  readonly allowedAttempts: number
+}
+
+/**
+ * Checks a plugin's code options once, when the plugin is made: 6 to 12 digits, a positive lifetime, at least one try.
+ *
+ * @example
+ * const codes = resolveCodeOptions('emailOTP', options) // { digits: 6, expiresIn: 300, allowedAttempts: 3 }
+ */
+export function resolveCodeOptions(plugin: string, options: CodeOptionsInput): CodeSettings {
+  const digits = options.otpLength ?? DEFAULT_CODE_DIGITS
+  if (!Number.isInteger(digits) || digits < MIN_CODE_DIGITS || digits > 12) throw new Error(`${plugin}: otpLength must be a whole number from ${MIN_CODE_DIGITS} to 12`)
+  const expiresIn = options.expiresIn ?? DEFAULT_CODE_EXPIRES_IN
+  if (!Number.isFinite(expiresIn) || expiresIn <= 0) throw new Error(`${plugin}: expiresIn must be a positive number of seconds`)
+  const allowedAttempts = options.allowedAttempts ?? DEFAULT_ALLOWED_ATTEMPTS
+  if (!Number.isInteger(allowedAttempts) || allowedAttempts < 1) throw new Error(`${plugin}: allowedAttempts must be a whole number of at least 1`)
+  return { digits, expiresIn, allowedAttempts }
+}
+
 /** The errors a plugin answers each refusal with: its own catalogue's `INVALID_OTP`, `OTP_EXPIRED`, `TOO_MANY_ATTEMPTS`. */
 export interface CodeErrors {
   readonly invalid: ErrorDefinition
