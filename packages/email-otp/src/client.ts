@@ -2,11 +2,12 @@
  * @module
  * `@gatehouse/email-otp/client`: the plugin's client half for
  * `@gatehouse/react` (docs/email-otp.md#client). `emailOTPClient()` adds
- * `client.signIn.emailOtp`, `client.forgetPassword.emailOtp` and
- * `client.emailOtp.sendVerificationOtp`, `.verifyEmail`,
- * `.checkVerificationOtp`, `.requestPasswordReset`, `.resetPassword`,
- * `.requestEmailChange` and `.changeEmail`: the leading library's names and
- * answers.
+ * `client.signIn.emailOtp` and `client.emailOtp.sendVerificationOtp`,
+ * `.verifyEmail`, `.checkVerificationOtp`, `.requestPasswordReset`,
+ * `.resetPassword`, `.requestEmailChange` and `.changeEmail`: the leading
+ * library's names and answers. The leading library's older
+ * `forgetPassword.emailOtp` is not among them: `client.forgetPassword` is
+ * core's call, and `emailOtp.requestPasswordReset` is the same route.
  *
  * Nothing of the server plugin is imported at run time (its types only).
  */
@@ -30,9 +31,6 @@ export const emailOTPRoutes = {
       challengeable: true,
       userFields: 'create',
     },
-  },
-  forgetPassword: {
-    emailOtp: { endpoint: 'forgetPasswordEmailOTP', method: 'POST', path: '/forget-password/email-otp', output: success },
   },
   emailOtp: {
     sendVerificationOtp: { endpoint: 'sendVerificationOTP', method: 'POST', path: '/email-otp/send-verification-otp', output: success },
