@@ -2,7 +2,7 @@
  * @module
  * What the browser tests stand on: the example server started exactly as a
  * black-box harness starts it (`node examples/server/dist/main.js` with its
- * environment), the MAIL_LOG it writes, and Debian's Chromium driven by
+ * environment), the MAIL_LOG and SMS_LOG it writes, and Debian's Chromium driven by
  * playwright-core. Nothing is downloaded: the browser is the system's.
  *
  * The framework examples (examples/express, examples/hono, examples/nextjs)
@@ -57,6 +57,17 @@ export interface Mail {
   readonly url: string
   readonly token?: string
   readonly invitationId?: string
+  /** `two-factor` and `email-otp` mails: the code. */
+  readonly otp?: string
+  /** `email-otp` mails: what the code is for (`sign-in`, `email-verification`, `forget-password`, `change-email`). */
+  readonly otpType?: string
+}
+
+/** A line of SMS_LOG: a text message of the phone-number plugin (examples/server/README.md). */
+export interface TextMessage {
+  readonly to: string
+  readonly code: string
+  readonly type: 'verification' | 'password-reset'
 }
 
 /** The billing webhook secret the server is started with (Standard Webhooks form). */
@@ -70,6 +81,10 @@ export interface ExampleServer {
   mails(): Promise<Mail[]>
   /** The newest mail of `type` to `to`, waiting briefly for it to be written. */
   mailTo(to: string, type: string): Promise<Mail>
+  /** Every text message sent so far, oldest first. */
+  texts(): Promise<TextMessage[]>
+  /** The newest text message of `type` to the number `to` (E.164), waiting briefly for it to be written. */
+  smsTo(to: string, type: TextMessage['type']): Promise<TextMessage>
   stop(): Promise<void>
 }
 
@@ -90,12 +105,14 @@ export async function startExampleServer(
   const port = await freePort()
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`
   const mailLog = join(dir, 'mail.jsonl')
+  const smsLog = join(dir, 'sms.jsonl')
   const webhookLog = join(dir, 'webhooks.jsonl')
   const child = await spawnUntilReady(SERVER, {
     PORT: String(port),
     BASE_URL: url,
     DATABASE_PATH: join(dir, 'gatehouse.db'),
     MAIL_LOG: mailLog,
+    SMS_LOG: smsLog,
     WEBHOOK_LOG: webhookLog,
     BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
     RATE_LIMIT: '0',
@@ -112,9 +129,11 @@ export async function startExampleServer(
       .map((line) => JSON.parse(line) as T)
   }
   const mails = () => lines<Mail>(mailLog)
+  const texts = () => lines<TextMessage>(smsLog)
   return {
     url,
     mails,
+    texts,
     webhooks: () => lines(webhookLog),
     async mailTo(to, type) {
       for (let attempt = 0; attempt < 50; attempt++) {
@@ -123,6 +142,14 @@ export async function startExampleServer(
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
       throw new Error(`no ${type} mail to ${to}; the log has: ${JSON.stringify(await mails())}`)
+    },
+    async smsTo(to, type) {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const found = (await texts()).filter((text) => text.to === to && text.type === type).at(-1)
+        if (found) return found
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      throw new Error(`no ${type} text to ${to}; the log has: ${JSON.stringify(await texts())}`)
     },
     async stop() {
       await child.stop()

@@ -1,12 +1,13 @@
 /**
- * The shell: header with the account menu, the banner for an unverified
- * email, and the page for the current path. Pages that need a session get
+ * The shell: header with the account menu (and, with multi-session on, the
+ * account switcher), the banner for an unverified email, and the page for the current path. Pages that need a session get
  * it from `useSession()`, which every component shares: one request.
  */
 import type { ReactNode } from 'react'
 import { Status, useAction } from './action.js'
 import { client, type SessionData } from './auth-client.js'
 import { ProfilePage, SessionsPage } from './pages/account-pages.js'
+import { AccountSwitcher } from './pages/account-switcher.js'
 import { AdminPage, ImpersonationBanner, useIsAdmin } from './pages/admin-pages.js'
 import { BillingActions } from './pages/billing-pages.js'
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage } from './pages/auth-pages.js'
@@ -39,7 +40,8 @@ export function App() {
         <nav aria-label="Main">{session ? <SignedInNav session={session} /> : isPending ? null : <SignedOutNav />}</nav>
       </header>
       {session ? <ImpersonationBanner session={session} /> : null}
-      {session && !session.user.emailVerified ? <VerifyBanner email={session.user.email} /> : null}
+      {session && !session.user.emailVerified && !isPlaceholderAddress(session.user.email) ? <VerifyBanner email={session.user.email} /> : null}
+      {session && session.user.isAnonymous === true ? <GuestBanner /> : null}
       <main>
         {redirectError && path !== '/reset-password' ? (
           <p role="alert" className="error">
@@ -115,11 +117,28 @@ function SignedInNav({ session }: { session: SessionData }) {
       ) : null}
       <Link to="/organizations">Organizations</Link> <Link to="/sessions">Sessions</Link> <Link to="/security">Security</Link>{' '}
       <Link to="/profile">Profile</Link>{' '}
-      <span className="muted">{session.user.email}</span>{' '}
+      <span className="muted">{session.user.email}</span> <AccountSwitcher session={session} />{' '}
       <button type="button" onClick={() => void action.run(() => client.signOut(), () => navigate('/'))}>
         Sign out
       </button>
     </>
+  )
+}
+
+/**
+ * An address under `.invalid` (RFC 2606: never delivered) stands in for one the user does not have: a number's
+ * account signed up by a texted code (`<digits>@phone.invalid`, docs/phone-number.md) or a guest's. No link can reach it.
+ */
+function isPlaceholderAddress(email: string): boolean {
+  return email.toLowerCase().endsWith('.invalid')
+}
+
+/** A guest (docs/anonymous.md): what it makes is kept when it signs up or signs in. */
+function GuestBanner() {
+  return (
+    <div className="banner" role="status">
+      You are browsing as a guest. <Link to="/sign-up">Create an account</Link> or <Link to="/sign-in">sign in</Link> to keep what you made here.
+    </div>
   )
 }
 

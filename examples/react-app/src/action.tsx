@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent, type ReactNode } from 'react'
 
-interface Outcome {
+/** What every client call resolves to, as far as a form cares: an error with words, or none. */
+export interface Outcome {
   readonly error?: { readonly message: string } | null
 }
 

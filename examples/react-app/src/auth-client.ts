@@ -11,14 +11,14 @@ import { magicLinkClient } from '@gatehouse/magic-link/client'
 import { oidcProviderClient } from '@gatehouse/oidc-provider/client'
 import { organizationClient } from '@gatehouse/organization/client'
 import { passkeyClient } from '@gatehouse/passkey/client'
-import { createAuthClient } from '@gatehouse/react'
+import { createAuthClient, type ClientFromPlugins } from '@gatehouse/react'
 import { scimClient } from '@gatehouse/scim/client'
 import { ssoClient } from '@gatehouse/sso/client'
 import { twoFactorClient } from '@gatehouse/two-factor/client'
 import { usernameClient } from '@gatehouse/username/client'
 import { emailOTPClient } from '@gatehouse/email-otp/client'
 import { phoneNumberClient } from '@gatehouse/phone-number/client'
-import { multiSessionClient } from '@gatehouse/multi-session/client'
+import { multiSessionClient, type MultiSessionClient } from '@gatehouse/multi-session/client'
 import { anonymousClient } from '@gatehouse/anonymous/client'
 import type { ExampleAuth } from '../../server/src/auth.js'
 
@@ -28,3 +28,14 @@ export const client = createAuthClient<ExampleAuth>({
 })
 
 export type SessionData = NonNullable<ReturnType<typeof client.useSession>['data']>
+
+/**
+ * `client.multiSession`, typed. The client mounts these routes (`multiSessionClient()` above), but the server adds
+ * its plugin only with MULTI_SESSION=1, and the type read from its plugin list (one tuple or the other) leaves them
+ * out. Against a server without the plugin they answer 404, which the account switcher reads as "off"
+ * (docs/multi-session.md).
+ *
+ * @example
+ * const { data: accounts, error } = await multiSession.listDeviceSessions()
+ */
+export const multiSession = (client as typeof client & Pick<ClientFromPlugins<readonly [MultiSessionClient]>, 'multiSession'>).multiSession

@@ -69,6 +69,8 @@ export function lastLoginMethod(options: LastLoginMethodOptions = {}) {
   return definePlugin({
     id: 'last-login-method',
     hooks: { after: [{ matcher: () => true, handler: afterCall }] },
+    // The hint names a way in, never who: a POST carrying only it (a script's cookie jar after sign-out) carries no credential.
+    inertCookies: [resolved.cookieName],
     ...(resolved.storeInDatabase
       ? { schema: lastLoginMethodSchema, databaseHooks: { session: { create: { before: recordInTransaction(methodOf) } } } }
       : {}),

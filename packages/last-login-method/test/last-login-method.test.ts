@@ -52,6 +52,18 @@ describe('the method cookie', () => {
     expect(methodSent(signedOut.cookie)).toBe('email')
   })
 
+  it('is no credential: a POST without Origin that carries only it passes the origin check; one with a session cookie does not', async () => {
+    const auth = methodAuth()
+    const created = await signUp(auth)
+    const signedOut = await post(auth, '/sign-out', {}, created.cookie)
+    const hintOnly = signedOut.cookie
+    expect(hintOnly).toBe(`${COOKIE}=email`)
+    const script = (cookie: string) =>
+      auth.handler(new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ email: 'nobody@example.com', password: PASSWORD }) }))
+    expect((await script(hintOnly)).status).toBe(401)
+    expect((await script(`${hintOnly}; gatehouse.session_token=x`)).status).toBe(403)
+  })
+
   it('follows the session cookie: Secure over HTTPS, the shared Domain, never the __Host- prefix', async () => {
     const auth = methodAuth({ core: { advanced: { useSecureCookies: true, crossSubDomainCookies: { enabled: true, domain: 'localhost' } } } })
     const created = await signUp(auth)

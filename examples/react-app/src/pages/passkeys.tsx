@@ -12,6 +12,7 @@ import { useEffect, useState } from 'react'
 import { fields, Status, Submit, useAction } from '../action.js'
 import { client } from '../auth-client.js'
 import { navigate } from '../router.js'
+import { LastUsed } from './last-used.js'
 
 /** Codes of a browser prompt that was dismissed, replaced by another, or cannot run here. */
 const QUIET = new Set(['PASSKEY_CANCELLED', 'PASSKEY_NOT_SUPPORTED'])
@@ -149,7 +150,8 @@ export function PasskeySignIn({ next }: { next: string }) {
         }
       >
         {action.pending ? 'Working…' : 'Use a passkey'}
-      </button>
+      </button>{' '}
+      <LastUsed methods={['passkey']} />
       <Status action={action} />
     </div>
   )

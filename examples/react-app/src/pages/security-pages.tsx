@@ -11,7 +11,7 @@
  * Emailed codes are a way past the second step the user chooses, with the
  * same proof (docs/two-factor.md#email-codes); turning them off takes the
  * password only.
- * Other sections (passkeys, API keys) sit beside the two-factor one on this page.
+ * Other sections (phone number, passkeys, API keys) sit beside the two-factor one on this page.
  */
 import QRCode from 'qrcode'
 import { useEffect, useState } from 'react'
@@ -19,6 +19,7 @@ import { fields, Status, Submit, useAction } from '../action.js'
 import { client, type SessionData } from '../auth-client.js'
 import { ApiKeySection } from './api-keys.js'
 import { PasskeySection } from './passkeys.js'
+import { PhoneNumberSection } from './phone-number.js'
 
 /** The base32 secret inside an otpauth:// URI, for people who type it into their app. */
 function secretOf(totpURI: string): string {
@@ -34,6 +35,7 @@ export function SecurityPage({ session }: { session: SessionData }) {
     <section>
       <h1>Security</h1>
       <TwoFactorSection session={session} />
+      <PhoneNumberSection session={session} />
       <PasskeySection />
       <ApiKeySection />
     </section>

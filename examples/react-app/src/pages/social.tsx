@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react'
 import { Status, useAction } from '../action.js'
 import { client } from '../auth-client.js'
+import { LastUsed } from './last-used.js'
 
 export interface SocialProvider {
   readonly id: string
@@ -65,14 +66,16 @@ export function SocialButtons({ callbackURL, errorCallbackURL }: { callbackURL: 
       <h2 id="social-heading">Or continue with</h2>
       <div className="social-buttons">
         {providers.map((provider) => (
-          <button
-            key={provider.id}
-            type="button"
-            disabled={action.pending}
-            onClick={() => void action.run(() => client.signIn.social({ provider: provider.id, callbackURL, errorCallbackURL }))}
-          >
-            Continue with {provider.name}
-          </button>
+          <span key={provider.id}>
+            <button
+              type="button"
+              disabled={action.pending}
+              onClick={() => void action.run(() => client.signIn.social({ provider: provider.id, callbackURL, errorCallbackURL }))}
+            >
+              Continue with {provider.name}
+            </button>{' '}
+            <LastUsed methods={[provider.id]} />
+          </span>
         ))}
       </div>
       <Status action={action} />

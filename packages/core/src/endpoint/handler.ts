@@ -247,7 +247,8 @@ function checkOrigin(auth: AuthContext, incoming: Incoming, linkBindingCookie: s
   const referer = headers.get('referer')
   if (referer) return requireTrusted(auth, refererOrigin(referer))
   const cookies = parseCookieHeader(headers.get('cookie'))
-  if ([...cookies.keys()].some((name) => name !== linkBindingCookie)) throw new AuthError(CoreErrors.MISSING_ORIGIN)
+  const inert = (name: string) => name === linkBindingCookie || auth.plugins.some((plugin) => plugin.inertCookies?.includes(name) === true)
+  if ([...cookies.keys()].some((name) => !inert(name))) throw new AuthError(CoreErrors.MISSING_ORIGIN)
 }
 
 /** An opaque (`null`), empty or unparsable origin proves nothing: refused like a missing one. */

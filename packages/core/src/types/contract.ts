@@ -217,6 +217,13 @@ export interface GatehousePlugin {
    * store serves the union; the plugin lists `jwksSchema` and `getJwks`.
    */
   readonly signingKeys?: SigningKeyNeeds
+  /**
+   * Full names of cookies the plugin sets that sign nobody in and authorize
+   * nothing (the last login method's readable hint): the origin check does not
+   * count them when it asks whether a POST without Origin or Referer carries
+   * credentials (docs/security.md#trusted-origins-securityoriginsts).
+   */
+  readonly inertCookies?: readonly string[]
 }
 
 /** Why core ended a user's sessions (docs/plugins.md#when-a-users-credentials-are-revoked). */
