@@ -170,9 +170,10 @@ describe.skipIf(!enabled)('faults over processes', () => {
         pending -= 1
       }),
     )
-    // Cut again and again until every sign-up has answered: a cut that finds the pool idle costs nothing,
-    // so only cutting through the whole run makes sure some land inside a write.
-    while (pending > 0) {
+    // Cut again and again while sign-ups are in flight: a cut that finds the pool idle costs nothing, so cutting
+    // through the run makes sure some land inside a write. At most 40 cuts (600 ms): on a loaded machine a write
+    // lasts longer than the 15 ms between cuts, and cutting on until every sign-up answered would never end.
+    for (let cuts = 0; pending > 0 && cuts < 40; cuts += 1) {
       await new Promise((resolve) => setTimeout(resolve, 15))
       await cut()
     }
@@ -199,12 +200,14 @@ describe.skipIf(!enabled)('faults over processes', () => {
       await db.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
     }
     await signUpsUnderCuts(a, 'terminate', terminate)
-    // The loop's last cut may kill an idle connection the pool has not yet noticed: the first request to draw it
-    // answers 503, as any transient fault does (docs/core.md#transient-faults); the one after is served.
-    const first = (await getSession(a, cookie)).status
-    expect([200, 503]).toContain(first)
-    expect(first === 200 ? first : (await getSession(a, cookie)).status).toBe(200)
-  })
+    // The loop's last cuts may kill idle connections the pool has not yet noticed: each request that draws one
+    // answers 503, as any transient fault does (docs/core.md#transient-faults), and the pool drops it. So at most
+    // one 503 per pooled connection (pg's default pool holds 10), then it is served.
+    const statuses: number[] = []
+    while (statuses.length < 11 && statuses.at(-1) !== 200) statuses.push((await getSession(a, cookie)).status)
+    expect(statuses.filter((status) => status !== 503 && status !== 200)).toEqual([])
+    expect(statuses.at(-1)).toBe(200)
+  }, 60_000)
 
   it('connections cut at the TCP level in the middle of sign-ups: each answers 200 or 503, and no user is left without its account', async () => {
     const { proxy: opened, url: viaProxy } = await proxied(db.url, 5432)
