@@ -54,7 +54,7 @@ export function browser(auth: { handler(request: Request): Promise<Response> }, 
 /** Puts something in the guest's "cart". */
 export async function fillCart(auth: GuestAuth, userId: string) {
   const { db } = await auth.$context
-  await db.create({ model: 'verification', data: { identifier: `cart:${userId}`, value: 'three books', expiresAt: new Date(Date.now() + 86_400_000) } })
+  await db.create({ model: 'verification', data: { identifier: `cart:${userId}`, value: 'three books', expiresAt: new Date(auth.clock.now().getTime() + 86_400_000) } })
 }
 
 export async function cartOf(auth: GuestAuth, userId: string) {
